@@ -1,0 +1,124 @@
+import type { Either } from "fp-ts/lib/Either.js";
+import * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+import { CommandId, ErrorId, EvidenceId, Positive, RuleId, UserRef, ValueSource } from "./ids.js";
+import { WorldCodec } from "./world.js";
+
+const Evidence = t.array(EvidenceId);
+const ExitCode = t.union([t.number, t.null]);
+
+/** One codec per event kind: `{ type, data }`, data decoded strictly (unknown keys are dropped). */
+const codecs = {
+	/** A user's rule, in the user's own words, from the message `source`. */
+	"rule-added": t.strict({ type: t.literal("rule-added"), data: t.strict({ words: t.string, source: UserRef }) }),
+	/** A rule withdrawn by the user's message `by`; `target` is the rule's id or the message that gave it. */
+	"rule-lifted": t.strict({
+		type: t.literal("rule-lifted"),
+		data: t.strict({ target: t.union([RuleId, UserRef]), by: UserRef }),
+	}),
+	/** A decision taken in the span, with the ledger ids that back it. */
+	"decision-made": t.strict({
+		type: t.literal("decision-made"),
+		data: t.strict({ text: t.string, evidence: Evidence }),
+	}),
+	/** An approach that failed and should not be tried again, with the ledger ids that show it. */
+	"dead-end-found": t.strict({
+		type: t.literal("dead-end-found"),
+		data: t.strict({ text: t.string, evidence: Evidence }),
+	}),
+	/** A note the agent asked to keep through `longhaul_remember`. */
+	"note-remembered": t.strict({ type: t.literal("note-remembered"), data: t.strict({ text: t.string }) }),
+	/** A value a later turn may need, with the turn or command whose text holds it verbatim. */
+	"value-recorded": t.strict({
+		type: t.literal("value-recorded"),
+		data: t.strict({ name: t.string, value: t.string, source: ValueSource }),
+	}),
+	/** The session's objective, when it changed. */
+	"objective-set": t.strict({ type: t.literal("objective-set"), data: t.strict({ text: t.string }) }),
+	/** The span's one line in the work log. */
+	"narrative-line": t.strict({
+		type: t.literal("narrative-line"),
+		data: t.strict({ span: Positive, text: t.string }),
+	}),
+	/** What is in progress and what comes next. */
+	"now-set": t.strict({ type: t.literal("now-set"), data: t.strict({ text: t.string }) }),
+	/** A command the span ran (the bash tool's call, or the user's own `!` run), with its exit code when known. */
+	"command-recorded": t.strict({
+		type: t.literal("command-recorded"),
+		data: t.strict({
+			id: CommandId,
+			command: t.string,
+			exitCode: ExitCode,
+			span: Positive,
+			toolCallId: t.union([t.string, t.null]),
+			by: t.union([t.literal("tool"), t.literal("user")]),
+		}),
+	}),
+	/** An error the span met: a failed tool result, a non-zero exit, or a model call that stopped with an error. */
+	"error-recorded": t.strict({
+		type: t.literal("error-recorded"),
+		data: t.strict({
+			id: ErrorId,
+			tool: t.string,
+			head: t.string,
+			span: Positive,
+			command: t.union([CommandId, t.null]),
+		}),
+	}),
+	/** An error fixed by a later successful run of the same command. */
+	"error-fixed": t.strict({ type: t.literal("error-fixed"), data: t.strict({ error: ErrorId, by: CommandId }) }),
+	/** Files the span read and modified, from its tool calls. */
+	"files-touched": t.strict({
+		type: t.literal("files-touched"),
+		data: t.strict({ read: t.array(t.string), modified: t.array(t.string) }),
+	}),
+	/** The git workspace as the pass saw it. */
+	"world-taken": t.strict({ type: t.literal("world-taken"), data: t.strict({ span: Positive, world: WorldCodec }) }),
+	/** The end of a pass: whole, narrative-less (no accepted answer) or partial (a chunk never verified). */
+	"span-closed": t.strict({
+		type: t.literal("span-closed"),
+		data: t.strict({
+			span: Positive,
+			kind: t.union([t.literal("whole"), t.literal("narrative-less"), t.literal("partial")]),
+			unlabeled: t.array(UserRef),
+			reason: t.union([t.string, t.null]),
+		}),
+	}),
+	/** A compaction on the branch written by another compactor. */
+	"foreign-compaction-seen": t.strict({
+		type: t.literal("foreign-compaction-seen"),
+		data: t.strict({ entry: t.string, summaryChars: t.number, fromHook: t.boolean }),
+	}),
+	/** Something on the branch the fold could not use, and why. */
+	anomaly: t.strict({ type: t.literal("anomaly"), data: t.strict({ entry: t.string, reason: t.string }) }),
+} as const;
+
+type Codecs = typeof codecs;
+/** Every event kind's name. */
+export type EventType = keyof Codecs;
+/** A typed state event. */
+export type Event = { [K in EventType]: t.TypeOf<Codecs[K]> }[EventType];
+/** The event of one kind. */
+export type EventOf<K extends EventType> = t.TypeOf<Codecs[K]>;
+
+/** The names of all event kinds, in declaration order. */
+export const eventTypes = Object.keys(codecs) as readonly string[];
+
+function isEventType(u: unknown): u is EventType {
+	return typeof u === "string" && Object.hasOwn(codecs, u);
+}
+
+/** Decodes one event; the reason is text fit for an anomaly. */
+export function decodeEvent(u: unknown): Either<string, Event> {
+	if (typeof u !== "object" || u === null) return E.left("event is not an object");
+	const type: unknown = "type" in u ? u.type : undefined;
+	if (!isEventType(type)) return E.left(`unknown event type ${typeof type === "string" ? type : typeof type}`);
+	const codec: t.Type<Event, unknown, unknown> = codecs[type] as t.Type<Event, unknown, unknown>;
+	return E.mapLeft(() => `event ${type} failed its codec`)(codec.decode(u));
+}
+
+/** Encodes an event to its plain JSON form. */
+export function encodeEvent(event: Event): unknown {
+	const codec = codecs[event.type] as t.Type<Event, unknown, unknown>;
+	return codec.encode(event);
+}

@@ -1,0 +1,37 @@
+import * as t from "io-ts";
+
+/** A string codec that accepts only what matches `pattern`; the name shows in decode errors. */
+function patterned(pattern: RegExp, name: string): t.Type<string, string, unknown> {
+	return new t.Type<string, string, unknown>(
+		name,
+		(u): u is string => typeof u === "string" && pattern.test(u),
+		(u, c) => (typeof u === "string" && pattern.test(u) ? t.success(u) : t.failure(u, c)),
+		t.identity,
+	);
+}
+
+/** `u<n>`: the n-th user message on the branch, counting from 1. */
+export const UserRef = patterned(/^u[1-9][0-9]{0,8}$/, "UserRef");
+/** `R<n>`: a rule of the state. */
+export const RuleId = patterned(/^R[1-9][0-9]{0,8}$/, "RuleId");
+/** `C<n>`: a command of the ledger. */
+export const CommandId = patterned(/^C[1-9][0-9]{0,8}$/, "CommandId");
+/** `E<n>`: an error of the ledger. */
+export const ErrorId = patterned(/^E[1-9][0-9]{0,8}$/, "ErrorId");
+/** An id a decision or dead end may cite as evidence: a command or an error. */
+export const EvidenceId = patterned(/^[CE][1-9][0-9]{0,8}$/, "EvidenceId");
+/** Where a value was seen: the user turn `u<n>` that holds it, or the command `C<n>` that printed it. */
+export const ValueSource = patterned(/^[uC][1-9][0-9]{0,8}$/, "ValueSource");
+
+/** A positive span or sequence number. */
+export const Positive = new t.Type<number, number, unknown>(
+	"Positive",
+	(u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1,
+	(u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 1 ? t.success(u) : t.failure(u, c)),
+	t.identity,
+);
+
+/** The number in an id such as `R12` or `u7`. */
+export function idNumber(id: string): number {
+	return Number.parseInt(id.slice(1), 10);
+}

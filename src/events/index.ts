@@ -1,0 +1,38 @@
+export { type Branch, branchOf } from "./branch.js";
+export { type BranchEvents, branchEvents, type Located, type LocatedSpanRecord } from "./branch-events.js";
+export {
+	type CompactionDetails,
+	CompactionDetailsCodec,
+	type CompactionLine,
+	EVENT_ENTRY_TYPE,
+	EventEntryCodec,
+	LINE_ENTRY_TYPE,
+	LineCodec,
+	newerFormat,
+	SPAN_ENTRY_TYPE,
+	SPAN_RECORD_VERSION,
+	type SpanRecord,
+	SpanRecordCodec,
+	STATE_FORMAT,
+	type StoredEvent,
+} from "./entries.js";
+export { decodeEvent, type Event, type EventOf, type EventType, encodeEvent, eventTypes } from "./event.js";
+export { idNumber } from "./ids.js";
+export {
+	contentText,
+	decodeMessage,
+	type Message,
+	messageOf,
+	type ToolCall,
+	type UserMessage,
+	userMessages,
+} from "./messages.js";
+export {
+	type Entry,
+	entriesFromObjects,
+	MAX_LINE_CHARS,
+	type ReadAnomaly,
+	readTranscript,
+	type Transcript,
+} from "./transcript.js";
+export { type World, WorldCodec } from "./world.js";

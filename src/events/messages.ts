@@ -1,0 +1,135 @@
+import * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+import type { Entry } from "./transcript.js";
+
+const TextBlock = t.type({ type: t.literal("text"), text: t.string });
+const ThinkingBlock = t.type({ type: t.literal("thinking"), thinking: t.string });
+const ToolCallBlock = t.type({ type: t.literal("toolCall"), id: t.string, name: t.string, arguments: t.unknown });
+const Content = t.union([t.string, t.array(t.unknown)]);
+
+const UserCodec = t.type({ role: t.literal("user"), content: Content });
+const AssistantCodec = t.intersection([
+	t.type({ role: t.literal("assistant"), content: t.array(t.unknown) }),
+	t.partial({ stopReason: t.string, errorMessage: t.string }),
+]);
+const ToolResultCodec = t.intersection([
+	t.type({ role: t.literal("toolResult"), toolCallId: t.string, toolName: t.string, content: Content }),
+	t.partial({ isError: t.boolean, details: t.unknown }),
+]);
+const BashExecutionCodec = t.intersection([
+	t.type({ role: t.literal("bashExecution"), command: t.string, output: t.string }),
+	t.partial({ exitCode: t.union([t.number, t.null, t.undefined]), cancelled: t.boolean }),
+]);
+
+/** A tool call an assistant message made. */
+export interface ToolCall {
+	readonly id: string;
+	readonly name: string;
+	readonly arguments: unknown;
+}
+
+/** A transcript message, reduced to what Longhaul reads from it. */
+export type Message =
+	| { readonly role: "user"; readonly text: string }
+	| {
+			readonly role: "assistant";
+			readonly text: string;
+			readonly toolCalls: readonly ToolCall[];
+			readonly stopReason: string;
+			readonly errorMessage: string;
+	  }
+	| {
+			readonly role: "toolResult";
+			readonly toolCallId: string;
+			readonly toolName: string;
+			readonly text: string;
+			readonly isError: boolean;
+			readonly details: unknown;
+	  }
+	| {
+			readonly role: "bashExecution";
+			readonly command: string;
+			readonly output: string;
+			readonly exitCode: number | null;
+			readonly cancelled: boolean;
+	  };
+
+/** The text of a message's content: a string, or its text blocks joined by newlines. */
+export function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	const parts: string[] = [];
+	for (const block of content) if (TextBlock.is(block)) parts.push(block.text);
+	return parts.join("\n");
+}
+
+function toolCalls(content: readonly unknown[]): ToolCall[] {
+	const calls: ToolCall[] = [];
+	for (const block of content) if (ToolCallBlock.is(block)) calls.push(block);
+	return calls;
+}
+
+/** Thinking text of an assistant message's content. */
+export function thinkingText(content: readonly unknown[]): string {
+	const parts: string[] = [];
+	for (const block of content) if (ThinkingBlock.is(block)) parts.push(block.thinking);
+	return parts.join("\n");
+}
+
+/** Decodes a pi message; roles Longhaul does not read, or shapes that fail, give undefined. */
+export function decodeMessage(u: unknown): Message | undefined {
+	const user = UserCodec.decode(u);
+	if (E.isRight(user)) return { role: "user", text: contentText(user.right.content) };
+	const assistant = AssistantCodec.decode(u);
+	if (E.isRight(assistant)) {
+		const a = assistant.right;
+		return {
+			role: "assistant",
+			text: contentText(a.content),
+			toolCalls: toolCalls(a.content),
+			stopReason: a.stopReason ?? "",
+			errorMessage: a.errorMessage ?? "",
+		};
+	}
+	const result = ToolResultCodec.decode(u);
+	if (E.isRight(result)) {
+		const r = result.right;
+		return {
+			role: "toolResult",
+			toolCallId: r.toolCallId,
+			toolName: r.toolName,
+			text: contentText(r.content),
+			isError: r.isError === true,
+			details: r.details,
+		};
+	}
+	const bash = BashExecutionCodec.decode(u);
+	if (E.isRight(bash)) {
+		const b = bash.right;
+		const exitCode = typeof b.exitCode === "number" ? b.exitCode : null;
+		return { role: "bashExecution", command: b.command, output: b.output, exitCode, cancelled: b.cancelled === true };
+	}
+	return undefined;
+}
+
+/** The message an entry holds, if it is a message entry Longhaul reads. */
+export function messageOf(entry: Entry): Message | undefined {
+	return entry.type === "message" ? decodeMessage(entry.raw.message) : undefined;
+}
+
+/** A user message on the branch with its stable ref `u<n>`. */
+export interface UserMessage {
+	readonly ref: string;
+	readonly entryId: string;
+	readonly text: string;
+}
+
+/** The user messages of a branch, numbered `u1`, `u2`, … from the start of the session. */
+export function userMessages(entries: readonly Entry[]): UserMessage[] {
+	const out: UserMessage[] = [];
+	for (const entry of entries) {
+		const message = messageOf(entry);
+		if (message?.role === "user") out.push({ ref: `u${out.length + 1}`, entryId: entry.id, text: message.text });
+	}
+	return out;
+}

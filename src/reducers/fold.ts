@@ -1,0 +1,49 @@
+import { branchOf } from "../events/branch.js";
+import { branchEvents, type Located, type LocatedSpanRecord } from "../events/branch-events.js";
+import type { Event } from "../events/event.js";
+import { type Entry, entriesFromObjects, type ReadAnomaly, readTranscript } from "../events/transcript.js";
+import { evolve } from "./evolve.js";
+import { initialState, type State } from "./state.js";
+
+/** The fold of a branch: its state, the events that built it in order, and the span records found. */
+export interface Folded {
+	readonly state: State;
+	readonly events: readonly Located[];
+	readonly spanRecords: readonly LocatedSpanRecord[];
+	readonly branch: readonly Entry[];
+}
+
+function readAnomalies(anomalies: readonly ReadAnomaly[]): Located[] {
+	return anomalies.map((a) => ({ entry: a.entry, seq: null, event: { type: "anomaly", data: { ...a } } as Event }));
+}
+
+/** Folds the entries of one branch (root to leaf) into the state; `before` are anomalies met while reading. */
+export function foldBranch(branch: readonly Entry[], before: readonly ReadAnomaly[] = []): Folded {
+	const found = branchEvents(branch);
+	const events = [...readAnomalies(before), ...found.events];
+	return { state: evolve(initialState, events), events, spanRecords: found.spanRecords, branch };
+}
+
+/** Folds transcript text: read, migrate in memory, follow the branch from the last entry, fold. Never throws. */
+export function foldTranscript(text: string): Folded {
+	const transcript = readTranscript(text);
+	const branch = branchOf(transcript.entries);
+	return foldBranch(branch.entries, [...transcript.anomalies, ...branch.anomalies]);
+}
+
+/** Folds entries pi holds in memory (`sessionManager.getBranch()`), already in branch order. */
+export function foldEntries(objects: readonly unknown[]): Folded {
+	const transcript = entriesFromObjects(objects);
+	return foldBranch(transcript.entries, transcript.anomalies);
+}
+
+/** The state as it was when span `span` closed: the events up to and including that span's close. */
+export function stateAtSpan(folded: Folded, span: number): State | undefined {
+	const events = folded.events;
+	const end = events.findIndex((l) => l.event.type === "span-closed" && l.event.data.span === span);
+	if (end < 0) return undefined;
+	const closingEntry = events[end]?.entry;
+	let last = end;
+	while (last + 1 < events.length && events[last + 1]?.entry === closingEntry) last++;
+	return evolve(initialState, events.slice(0, last + 1));
+}
