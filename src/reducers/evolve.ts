@@ -67,9 +67,11 @@ function addValue(draft: D, value: EventOf<"value-recorded">["data"]): void {
 function apply(draft: D, event: Event, seen: Seen): void {
 	switch (event.type) {
 		case "rule-added":
-			return addRule(draft, event.data);
+			addRule(draft, event.data);
+			return;
 		case "rule-lifted":
-			return liftRule(draft, event.data);
+			liftRule(draft, event.data);
+			return;
 		case "decision-made":
 			draft.decisions.push({ id: take(draft, "D"), text: event.data.text, evidence: [...event.data.evidence] });
 			return;
@@ -80,7 +82,8 @@ function apply(draft: D, event: Event, seen: Seen): void {
 			draft.notes.push({ id: take(draft, "N"), text: event.data.text });
 			return;
 		case "value-recorded":
-			return addValue(draft, event.data);
+			addValue(draft, event.data);
+			return;
 		case "objective-set":
 			draft.objective = event.data.text;
 			return;
@@ -101,9 +104,11 @@ function apply(draft: D, event: Event, seen: Seen): void {
 			draft.errors.push({ ...event.data, fixedBy: null });
 			return;
 		case "error-fixed":
-			return fixError(draft, event.data);
+			fixError(draft, event.data);
+			return;
 		case "files-touched":
-			return addFiles(draft, event.data);
+			addFiles(draft, event.data);
+			return;
 		case "world-taken":
 			draft.world = { ...event.data.world };
 			return;
@@ -119,7 +124,7 @@ function apply(draft: D, event: Event, seen: Seen): void {
 			return;
 		default: {
 			const unknownKind: never = event;
-			return unknownKind;
+			throw new Error(`unhandled event kind ${JSON.stringify(unknownKind)}`);
 		}
 	}
 }
