@@ -1,0 +1,43 @@
+import type { State } from "../reducers/state.js";
+import { safeJson } from "./sanitize.js";
+
+/** The state as the JSON object of SPEC 3.4, keys in a fixed order. */
+export function stateObject(state: State): Record<string, unknown> {
+	return {
+		stateFormat: state.stateFormat,
+		spans: state.spans,
+		objective: state.objective,
+		rules: state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source })),
+		lifted: state.lifted.map((r) => ({ id: r.id, text: r.text, source: r.source, by: r.by })),
+		decisions: state.decisions.map((d) => ({ id: d.id, text: d.text, evidence: [...d.evidence] })),
+		deadEnds: state.deadEnds.map((d) => ({ id: d.id, text: d.text, evidence: [...d.evidence] })),
+		notes: state.notes.map((n) => ({ id: n.id, text: n.text })),
+		values: state.values.map((v) => ({ name: v.name, value: v.value, source: v.source })),
+		openErrors: state.errors
+			.filter((e) => e.fixedBy === null)
+			.map((e) => ({ id: e.id, tool: e.tool, head: e.head, span: e.span, command: e.command })),
+		fixedErrors: state.errors
+			.filter((e) => e.fixedBy !== null)
+			.map((e) => ({ id: e.id, tool: e.tool, head: e.head, span: e.span, command: e.command, fixedBy: e.fixedBy })),
+		commands: state.commands.map((c) => ({
+			id: c.id,
+			command: c.command,
+			exitCode: c.exitCode,
+			span: c.span,
+			toolCallId: c.toolCallId,
+			by: c.by,
+		})),
+		files: { read: [...state.files.read], modified: [...state.files.modified] },
+		world: state.world === null ? null : { ...state.world },
+		workLog: state.workLog.map((l) => ({ span: l.span, text: l.text })),
+		now: state.now,
+		closes: state.closes.map((c) => ({ span: c.span, kind: c.kind, unlabeled: [...c.unlabeled], reason: c.reason })),
+		anomalies: state.anomalies.map((a) => ({ entry: a.entry, reason: a.reason })),
+		foreign: state.foreign.map((f) => ({ entry: f.entry, summaryChars: f.summaryChars, fromHook: f.fromHook })),
+	};
+}
+
+/** `state --json`: stable key order, terminal-safe, identical bytes for the same state. */
+export function stateJson(state: State): string {
+	return `${safeJson(stateObject(state), 2)}\n`;
+}

@@ -1,0 +1,18 @@
+export { evolve, type Sequenced } from "./evolve.js";
+export { type Folded, foldBranch, foldEntries, foldTranscript, stateAtSpan } from "./fold.js";
+export type {
+	Anomaly,
+	Command,
+	Counters,
+	Finding,
+	ForeignCompaction,
+	LedgerError,
+	LiftedRule,
+	Note,
+	Rule,
+	SpanClose,
+	State,
+	Value,
+	WorkLogLine,
+} from "./state.js";
+export { initialState } from "./state.js";
