@@ -1,0 +1,168 @@
+import fc from "fast-check";
+import type { Event, EventOf, EventType } from "../../src/events/index.js";
+import type { EntrySpec } from "../support/transcript.js";
+
+/** Text that includes terminal controls, bidi overrides and astral characters, to stress every printer. */
+export const hostileText = fc.oneof(
+	fc.string({ maxLength: 40 }),
+	fc.string({ unit: "binary", maxLength: 40 }),
+	fc.constantFrom(
+		"\u001b[31mred\u001b[0m",
+		"\u001b]8;;http://x\u0007link\u001b]8;;\u0007",
+		"\u009b2J",
+		"a\u202eb",
+		"\r\b",
+	),
+);
+
+const n = (max: number) => fc.integer({ min: 1, max });
+const userRef = n(60).map((i) => `u${i}`);
+const ruleId = n(30).map((i) => `R${i}`);
+const evidence = fc.array(
+	fc.oneof(
+		n(50).map((i) => `C${i}`),
+		n(50).map((i) => `E${i}`),
+	),
+	{ maxLength: 3 },
+);
+
+/** One arbitrary per event kind; the record type makes a missing kind a compile error. */
+export const eventArbitraries: { [K in EventType]: fc.Arbitrary<EventOf<K>> } = {
+	"rule-added": fc.record({
+		type: fc.constant("rule-added"),
+		data: fc.record({ words: hostileText, source: userRef }),
+	}),
+	"rule-lifted": fc.record({
+		type: fc.constant("rule-lifted"),
+		data: fc.record({ target: fc.oneof(ruleId, userRef), by: userRef }),
+	}),
+	"decision-made": fc.record({ type: fc.constant("decision-made"), data: fc.record({ text: hostileText, evidence }) }),
+	"dead-end-found": fc.record({
+		type: fc.constant("dead-end-found"),
+		data: fc.record({ text: hostileText, evidence }),
+	}),
+	"note-remembered": fc.record({ type: fc.constant("note-remembered"), data: fc.record({ text: hostileText }) }),
+	"value-recorded": fc.record({
+		type: fc.constant("value-recorded"),
+		data: fc.record({
+			name: hostileText,
+			value: hostileText,
+			source: fc.oneof(
+				userRef,
+				n(50).map((i) => `C${i}`),
+			),
+		}),
+	}),
+	"objective-set": fc.record({ type: fc.constant("objective-set"), data: fc.record({ text: hostileText }) }),
+	"narrative-line": fc.record({
+		type: fc.constant("narrative-line"),
+		data: fc.record({ span: n(9), text: hostileText }),
+	}),
+	"now-set": fc.record({ type: fc.constant("now-set"), data: fc.record({ text: hostileText }) }),
+	"command-recorded": fc.record({
+		type: fc.constant("command-recorded"),
+		data: fc.record({
+			id: n(50).map((i) => `C${i}`),
+			command: hostileText,
+			exitCode: fc.option(fc.integer({ min: -1, max: 255 }), { nil: null }),
+			span: n(9),
+			toolCallId: fc.option(fc.string({ maxLength: 8 }), { nil: null }),
+			by: fc.constantFrom("tool" as const, "user" as const),
+		}),
+	}),
+	"error-recorded": fc.record({
+		type: fc.constant("error-recorded"),
+		data: fc.record({
+			id: n(50).map((i) => `E${i}`),
+			tool: hostileText,
+			head: hostileText,
+			span: n(9),
+			command: fc.option(
+				n(50).map((i) => `C${i}`),
+				{ nil: null },
+			),
+		}),
+	}),
+	"error-fixed": fc.record({
+		type: fc.constant("error-fixed"),
+		data: fc.record({ error: n(50).map((i) => `E${i}`), by: n(50).map((i) => `C${i}`) }),
+	}),
+	"files-touched": fc.record({
+		type: fc.constant("files-touched"),
+		data: fc.record({
+			read: fc.array(hostileText, { maxLength: 3 }),
+			modified: fc.array(hostileText, { maxLength: 3 }),
+		}),
+	}),
+	"world-taken": fc.record({
+		type: fc.constant("world-taken"),
+		data: fc.record({
+			span: n(9),
+			world: fc.oneof(
+				fc.record({
+					taken: fc.constant(true as const),
+					branch: hostileText,
+					head: hostileText,
+					status: hostileText,
+					log: hostileText,
+					diffStat: hostileText,
+				}),
+				fc.record({ taken: fc.constant(false as const), reason: hostileText }),
+			),
+		}),
+	}),
+	"span-closed": fc.record({
+		type: fc.constant("span-closed"),
+		data: fc.record({
+			span: n(9),
+			kind: fc.constantFrom("whole" as const, "narrative-less" as const, "partial" as const),
+			unlabeled: fc.array(userRef, { maxLength: 3 }),
+			reason: fc.option(hostileText, { nil: null }),
+		}),
+	}),
+	"foreign-compaction-seen": fc.record({
+		type: fc.constant("foreign-compaction-seen"),
+		data: fc.record({ entry: fc.string({ maxLength: 8 }), summaryChars: fc.nat(), fromHook: fc.boolean() }),
+	}),
+	anomaly: fc.record({ type: fc.constant("anomaly"), data: fc.record({ entry: hostileText, reason: hostileText }) }),
+};
+
+/** Any event, of any kind. */
+export const anyEvent: fc.Arbitrary<Event> = fc.oneof(...Object.values(eventArbitraries));
+
+/** Events a pass stores (the fold makes `anomaly` and `foreign-compaction-seen` itself). */
+export const storedEvent: fc.Arbitrary<Event> = anyEvent.filter(
+	(e) => e.type !== "anomaly" && e.type !== "foreign-compaction-seen",
+);
+
+/** A pass's events ending with its span close. */
+function pass(span: number): fc.Arbitrary<EntrySpec> {
+	const close: Event = { type: "span-closed", data: { span, kind: "whole", unlabeled: [], reason: null } };
+	return fc
+		.array(
+			storedEvent.filter((e) => e.type !== "span-closed"),
+			{ maxLength: 8 },
+		)
+		.map((events) => ({
+			kind: "longhaul-compaction" as const,
+			span,
+			events: [...events, close],
+		}));
+}
+
+const chatter: fc.Arbitrary<EntrySpec> = fc.oneof(
+	hostileText.map((text) => ({ kind: "user" as const, text })),
+	hostileText.map((text) => ({ kind: "assistant" as const, text })),
+	storedEvent.filter((e) => e.type !== "span-closed").map((event) => ({ kind: "event-entry" as const, event })),
+	hostileText.map((summary) => ({ kind: "foreign-compaction" as const, summary })),
+	fc.constantFrom(1, 2).map((v) => ({ kind: "span-record" as const, span: 1, v })),
+);
+
+/** A transcript's entries: chatter with Longhaul passes numbered 1, 2, … along the chain. */
+export const transcriptSpecs: fc.Arbitrary<EntrySpec[]> = fc
+	.array(fc.oneof({ arbitrary: chatter, weight: 4 }, { arbitrary: fc.constant(null), weight: 1 }), { maxLength: 24 })
+	.chain((slots) => {
+		let span = 0;
+		const parts = slots.map((slot) => (slot === null ? pass(++span) : fc.constant(slot)));
+		return parts.length === 0 ? fc.constant([]) : fc.tuple(...parts).map((specs) => [...specs]);
+	});

@@ -1,0 +1,257 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decodeEvent, encodeEvent } from "../../src/events/index.js";
+import {
+	anomaliesView,
+	isTerminalSafe,
+	renderSummary,
+	spansView,
+	stateJson,
+	stateObject,
+	stateView,
+} from "../../src/projections/index.js";
+import { evolve, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
+import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
+import { anyEvent, hostileText, storedEvent, transcriptSpecs } from "./arbitraries.js";
+import { law, sameJson } from "./laws.js";
+
+function withoutAnomalies(state: ReturnType<typeof foldTranscript>["state"]): unknown {
+	const { anomalies: _ignored, ...rest } = stateObject(state);
+	return rest;
+}
+
+describe("core laws", () => {
+	it("codecs round-trip: decode(encode(event)) is the event", () => {
+		law([anyEvent], (event) => {
+			const decoded = decodeEvent(JSON.parse(JSON.stringify(encodeEvent(event))));
+			return decoded._tag === "Right" && sameJson(decoded.right, event);
+		});
+	});
+
+	it("fold is deterministic: same bytes, same state, same rendered bytes, whatever the key order", () => {
+		law([transcriptSpecs], (specs) => {
+			const text = transcriptText(place(specs));
+			const reordered = text
+				.split("\n")
+				.map((line) =>
+					line === "" ? line : JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(line)).reverse())),
+				)
+				.join("\n");
+			const a = foldTranscript(text);
+			const b = foldTranscript(text);
+			const c = foldTranscript(reordered);
+			return (
+				stateJson(a.state) === stateJson(b.state) &&
+				renderSummary(a.state).text === renderSummary(b.state).text &&
+				stateJson(a.state) === stateJson(c.state)
+			);
+		});
+	});
+
+	it("span N equals the fold of its prefix: --span N is the fold of the branch cut after span N", () => {
+		law([transcriptSpecs], (specs) => {
+			const placed = place(specs);
+			const folded = foldTranscript(transcriptText(placed));
+			return placed.every(({ spec }, index) => {
+				if (spec.kind !== "longhaul-compaction") return true;
+				const atSpan = stateAtSpan(folded, spec.span);
+				const prefix = foldTranscript(transcriptText(placed.slice(0, index + 1)));
+				return atSpan !== undefined && stateJson(atSpan) === stateJson(prefix.state);
+			});
+		});
+	});
+
+	it("newer formats are refused: an entry with stateFormat > 1 is one anomaly and changes nothing else", () => {
+		const newer = fc.oneof(
+			storedEvent.map(
+				(event): EntrySpec => ({
+					kind: "raw",
+					value: { type: "custom", customType: "compaction-state.event", data: { stateFormat: 2, seq: 1, event } },
+				}),
+			),
+			fc.integer({ min: 2, max: 99 }).map(
+				(format): EntrySpec => ({
+					kind: "raw",
+					value: {
+						type: "compaction",
+						summary: "s",
+						firstKeptEntryId: "e1",
+						tokensBefore: 1,
+						details: { stateFormat: format, longhaul: true, span: 1, events: [] },
+					},
+				}),
+			),
+			fc.constant<EntrySpec>({
+				kind: "raw",
+				value: { type: "custom", customType: "compaction-state.line", data: { stateFormat: 3, fallback: "x" } },
+			}),
+		);
+		law([transcriptSpecs, newer, fc.nat()], (specs, extra, at) => {
+			const placed = place(specs);
+			const index = specs.length === 0 ? 0 : at % (specs.length + 1);
+			const withNewer = [...placed.slice(0, index), { id: "newer", spec: extra }, ...placed.slice(index)];
+			const before = foldTranscript(transcriptText(placed)).state;
+			const after = foldTranscript(transcriptText(withNewer)).state;
+			const added = after.anomalies.filter((a) => !before.anomalies.some((b) => sameJson(a, b)));
+			return (
+				sameJson(withoutAnomalies(before), withoutAnomalies(after)) &&
+				after.anomalies.length === before.anomalies.length + 1 &&
+				added.length === 1 &&
+				added[0]?.entry === "newer" &&
+				/stateFormat \d+ is newer/.test(added[0]?.reason ?? "")
+			);
+		});
+	});
+
+	it("totality: arbitrary bytes and arbitrary JSON lines never throw, and every view renders", () => {
+		const line = fc.oneof(
+			fc.string({ unit: "binary", maxLength: 60 }),
+			fc.jsonValue().map((v) => JSON.stringify(v)),
+			fc
+				.record(
+					{
+						type: fc.constantFrom("message", "compaction", "custom", "session"),
+						id: fc.string(),
+						parentId: fc.jsonValue(),
+					},
+					{ requiredKeys: [] },
+				)
+				.chain((base) =>
+					fc
+						.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue())
+						.map((rest) => JSON.stringify({ ...rest, ...base })),
+				),
+		);
+		law([fc.array(line, { maxLength: 30 }), fc.boolean()], (lines, terminated) => {
+			const text = lines.join("\n") + (terminated ? "\n" : "");
+			const folded = foldTranscript(text);
+			const views = [stateView(folded.state), spansView(folded), anomaliesView(folded.state), stateJson(folded.state)];
+			return views.every((v) => typeof v === "string");
+		});
+	});
+
+	it("truncation at any byte gives the fold of the complete records before it", () => {
+		law([transcriptSpecs, fc.nat()], (specs, cutAt) => {
+			const text = transcriptText(place(specs));
+			const cut = cutAt % (text.length + 1);
+			const lastNewline = text.lastIndexOf("\n", cut - 1) + 1;
+			const nextNewline = text.indexOf("\n", lastNewline);
+			const complete = stateJson(foldTranscript(text.slice(0, lastNewline)).state);
+			const withNext = stateJson(foldTranscript(text.slice(0, nextNewline + 1)).state);
+			const got = stateJson(foldTranscript(text.slice(0, cut)).state);
+			return got === complete || (cut === nextNewline && got === withNext);
+		});
+	});
+
+	it("rendered output never contains a control character", () => {
+		law([transcriptSpecs, hostileText], (specs, junk) => {
+			const text = `${transcriptText(place(specs))}${junk}\n`;
+			const folded = foldTranscript(text);
+			const printed = [
+				stateView(folded.state),
+				spansView(folded),
+				anomaliesView(folded.state),
+				stateJson(folded.state),
+			];
+			return printed.every(isTerminalSafe) && sameJson(JSON.parse(stateJson(folded.state)), stateObject(folded.state));
+		});
+	});
+
+	it("ids are unique and never reused, even after lifts", () => {
+		law([fc.array(anyEvent, { maxLength: 60 }), fc.integer({ min: 1, max: 5 })], (events, batches) => {
+			let state = initialState;
+			const size = Math.ceil(events.length / batches);
+			for (let i = 0; i < events.length; i += size)
+				state = evolve(
+					state,
+					events.slice(i, i + size).map((event) => ({ seq: null, event })),
+				);
+			const ruleIds = [...state.rules, ...state.lifted].map((r) => r.id);
+			const others = [...state.decisions, ...state.deadEnds, ...state.notes].map((f) => f.id);
+			const ledger = [...state.commands.map((c) => c.id), ...state.errors.map((e) => e.id)];
+			const unique = (ids: string[]) => new Set(ids).size === ids.length;
+			const added = events.filter((e) => e.type === "rule-added").length;
+			return unique(ruleIds) && unique(others) && unique(ledger) && state.next.R - 1 <= added;
+		});
+	});
+
+	it("a batch applied at once equals the same events applied one by one", () => {
+		law([fc.array(anyEvent, { maxLength: 40 })], (events) => {
+			const once = evolve(
+				initialState,
+				events.map((event) => ({ seq: null, event })),
+			);
+			const stepwise = events.reduce((s, event) => evolve(s, [{ seq: null, event }]), initialState);
+			return stateJson(once) === stateJson(stepwise);
+		});
+	});
+});
+
+describe("fold examples", () => {
+	it("a span record whose v is not 1 is skipped without an anomaly, and one with v 1 is read", () => {
+		const text = transcriptText(
+			place([
+				{ kind: "span-record", span: 1, v: 2 },
+				{ kind: "span-record", span: 1, v: 1 },
+			]),
+		);
+		const folded = foldTranscript(text);
+		expect(folded.state.anomalies).toEqual([]);
+		expect(folded.spanRecords.map((r) => r.entry)).toEqual(["e2"]);
+	});
+
+	it("a parentId cycle ends the branch with an anomaly instead of looping", () => {
+		const lines = [
+			JSON.stringify({ type: "session", version: 3, id: "s" }),
+			JSON.stringify({ type: "message", id: "a", parentId: "b", message: { role: "user", content: "x" } }),
+			JSON.stringify({ type: "message", id: "b", parentId: "a", message: { role: "user", content: "y" } }),
+		];
+		const folded = foldTranscript(`${lines.join("\n")}\n`);
+		expect(folded.branch.map((e) => e.id)).toEqual(["a", "b"]);
+		expect(folded.state.anomalies.map((a) => a.reason)).toEqual(["parentId cycle; the branch stops here"]);
+	});
+
+	it("a v1 file gets ids from its lines, so the same bytes always give the same ids", () => {
+		const lines = [
+			JSON.stringify({ type: "session", id: "s" }),
+			JSON.stringify({ type: "message", message: { role: "user", content: "hello" } }),
+			JSON.stringify({ type: "compaction", summary: "s", firstKeptEntryIndex: 1, tokensBefore: 5 }),
+		];
+		const folded = foldTranscript(`${lines.join("\n")}\n`);
+		expect(folded.branch.map((e) => [e.id, e.parentId])).toEqual([
+			["L2", null],
+			["L3", "L2"],
+		]);
+		expect(folded.branch[1]?.raw.firstKeptEntryId).toBe("L2");
+		expect(folded.state.foreign).toEqual([{ entry: "L3", summaryChars: 1, fromHook: false }]);
+	});
+
+	it("the summary cap drops the oldest work-log lines, then the oldest values, never rules or Now", () => {
+		const events = [
+			{ type: "rule-added", data: { words: "never add dependencies", source: "u1" } },
+			{ type: "now-set", data: { text: "next: run the tests" } },
+			...Array.from({ length: 50 }, (_, i) => ({
+				type: "narrative-line",
+				data: { span: i + 1, text: `worked on part ${i}` },
+			})),
+			...Array.from({ length: 50 }, (_, i) => ({
+				type: "value-recorded",
+				data: { name: `v${i}`, value: `${i}`, source: "C1" },
+			})),
+		] as const;
+		const state = evolve(
+			initialState,
+			events.map((event) => ({ seq: null, event })),
+		);
+		const full = renderSummary(state, 1_000_000);
+		const cut = renderSummary(state, 600);
+		expect(full.capFit).toMatchObject({ workLogDropped: 0, valuesDropped: 0, fits: true });
+		expect(cut.capFit.workLogDropped).toBe(50);
+		expect(cut.capFit.valuesDropped).toBeGreaterThan(0);
+		expect(cut.text.length).toBeLessThanOrEqual(600);
+		expect(cut.text).toContain("> never add dependencies");
+		expect(cut.text).toContain("next: run the tests");
+		expect(cut.text).toContain("- v49: 49");
+		expect(cut.text).not.toContain("- v0: 0");
+	});
+});

@@ -1,0 +1,141 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runStateCli } from "../../../src/adapters/cli/state-cli.js";
+import { isTerminalSafe } from "../../../src/projections/index.js";
+import { copyShared, hasShared } from "../../support/shared.js";
+import { place, transcriptText } from "../../support/transcript.js";
+
+const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
+
+function tempFile(name: string, text: string): string {
+	const dir = mkdtempSync(join(tmpdir(), "longhaul-cli-"));
+	const path = join(dir, name);
+	writeFileSync(path, text);
+	return path;
+}
+
+describe("state CLI", () => {
+	it("a missing file is one clear line and exit code 2", () => {
+		const result = runStateCli(["/nonexistent/x.jsonl"], {});
+		expect(result.code).toBe(2);
+		expect(result.stdout).toBe("");
+		expect(result.stderr).toBe("cannot read /nonexistent/x.jsonl: ENOENT\n");
+	});
+
+	it("an unknown option or a bad span number is a usage error with exit code 2", () => {
+		expect(runStateCli(["--frobnicate"], {}).code).toBe(2);
+		expect(runStateCli(["f.jsonl", "--span", "zero"], {}).stderr).toContain("--span needs a span number");
+		expect(runStateCli(["f.jsonl", "--spans", "--json"], {}).code).toBe(2);
+	});
+
+	it("without FILE it reads the newest transcript under PI_CODING_AGENT_DIR", () => {
+		const agent = mkdtempSync(join(tmpdir(), "longhaul-agent-"));
+		mkdirSync(join(agent, "sessions", "--proj--"), { recursive: true });
+		const older = join(agent, "sessions", "--proj--", "a.jsonl");
+		const newer = join(agent, "sessions", "--proj--", "b.jsonl");
+		writeFileSync(older, transcriptText(place([{ kind: "foreign-compaction", summary: "old one" }], "old")));
+		writeFileSync(newer, transcriptText(place([{ kind: "foreign-compaction", summary: "new" }], "new")));
+		utimesSync(older, new Date(2000, 1, 1), new Date(2000, 1, 1));
+		const result = runStateCli(["--json"], { PI_CODING_AGENT_DIR: agent });
+		expect(result.code).toBe(0);
+		expect(JSON.parse(result.stdout).foreign).toEqual([{ entry: "new1", summaryChars: 3, fromHook: false }]);
+	});
+
+	it("with no transcript anywhere it says where it looked and exits 2", () => {
+		const agent = mkdtempSync(join(tmpdir(), "longhaul-agent-"));
+		const result = runStateCli([], { PI_CODING_AGENT_DIR: agent });
+		expect(result.code).toBe(2);
+		expect(result.stderr).toContain(join(agent, "sessions"));
+	});
+
+	it("--span N shows the state when span N closed, and a span not on the branch is exit 2", () => {
+		const close = (span: number) => ({
+			type: "span-closed" as const,
+			data: { span, kind: "whole" as const, unlabeled: [], reason: null },
+		});
+		const path = tempFile(
+			"t.jsonl",
+			transcriptText(
+				place([
+					{ kind: "user", text: "never add dependencies" },
+					{
+						kind: "longhaul-compaction",
+						span: 1,
+						events: [{ type: "rule-added", data: { words: "never add dependencies", source: "u1" } }, close(1)],
+					},
+					{ kind: "user", text: "the dependency rule is lifted" },
+					{
+						kind: "longhaul-compaction",
+						span: 2,
+						events: [{ type: "rule-lifted", data: { target: "R1", by: "u2" } }, close(2)],
+					},
+				]),
+			),
+		);
+		const atOne = JSON.parse(runStateCli([path, "--span", "1", "--json"], {}).stdout);
+		const now = JSON.parse(runStateCli([path, "--json"], {}).stdout);
+		expect(atOne.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
+		expect(now.rules).toEqual([]);
+		expect(now.lifted).toEqual([{ id: "R1", text: "never add dependencies", source: "u1", by: "u2" }]);
+		expect(runStateCli([path, "--span", "1"], {}).stdout).toContain("> never add dependencies");
+		expect(runStateCli([path, "--span", "3"], {}).code).toBe(2);
+	});
+
+	it("prints no control character from a hostile transcript, in any view", () => {
+		const evil = "\u001b]52;c;SGVsbG8=\u0007\u001b[2J\u009b31m\u202eevil\r";
+		const path = tempFile(
+			"evil.jsonl",
+			`${transcriptText(
+				place(
+					[
+						{ kind: "foreign-compaction", summary: evil },
+						{
+							kind: "longhaul-compaction",
+							span: 1,
+							events: [
+								{ type: "rule-added", data: { words: evil, source: "u1" } },
+								{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: evil } },
+							],
+						},
+					],
+					evil,
+				),
+			)}{"type":"${evil}"\n`,
+		);
+		for (const view of [[], ["--spans"], ["--anomalies"], ["--json"], ["--span", "1"]]) {
+			const result = runStateCli([path, ...view], {});
+			expect(result.code).toBe(0);
+			expect(isTerminalSafe(result.stdout)).toBe(true);
+			expect(result.stdout).not.toContain("\u001b");
+		}
+	});
+});
+
+describe.skipIf(!hasShared)("state CLI on the real transcripts", () => {
+	for (const name of ["before-compaction.jsonl", "large-session.jsonl"]) {
+		it(`${name}: folds, leaves the bytes unchanged, and prints the same bytes every run`, () => {
+			const path = copyShared(name);
+			const before = sha(path);
+			const outputs = [[], ["--json"], ["--spans"], ["--anomalies"]].map((view) => runStateCli([path, ...view], {}));
+			const again = runStateCli([path, "--json"], {});
+			expect(sha(path)).toBe(before);
+			expect(outputs.map((o) => o.code)).toEqual([0, 0, 0, 0]);
+			expect(again.stdout).toBe(outputs[1]?.stdout);
+			expect(JSON.parse(again.stdout).anomalies).toEqual([]);
+		});
+	}
+
+	it("before-compaction.jsonl: pi's two compactions are listed as foreign and the state is empty", () => {
+		const path = copyShared("before-compaction.jsonl");
+		const lines = readFileSync(path, "utf8").split("\n");
+		const compactionLines = lines.flatMap((line, i) => (line.includes('"type":"compaction"') ? [`L${i + 1}`] : []));
+		const state = JSON.parse(runStateCli([path, "--json"], {}).stdout);
+		expect(compactionLines).toHaveLength(2);
+		expect(state.foreign.map((f: { entry: string }) => f.entry)).toEqual(compactionLines);
+		expect(state.rules).toEqual([]);
+		expect(runStateCli([path], {}).stdout).toContain("Foreign compactions (not Longhaul's): 2");
+	});
+});
