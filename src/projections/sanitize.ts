@@ -5,14 +5,14 @@
  */
 const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-function escape(ch: string): string {
+function visible(ch: string): string {
 	const code = ch.charCodeAt(0);
 	return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 /** Untrusted text made safe to print: every unsafe character shown as a visible escape. */
 export function sanitize(text: string): string {
-	return text.replace(UNSAFE, escape);
+	return text.replace(UNSAFE, visible);
 }
 
 /** `JSON.stringify` leaves C1 and bidi controls raw; this escapes them as JSON `\u` escapes, still valid JSON. */
