@@ -1,126 +1,226 @@
-import { type Draft, produce } from "immer";
+import { type Draft, Immer } from "immer";
 import type { Event, EventOf } from "../events/event.js";
-import type { Counters, State } from "./state.js";
+import type {
+	Anomaly,
+	Command,
+	Counters,
+	Finding,
+	ForeignCompaction,
+	LedgerError,
+	LiftedRule,
+	Note,
+	Rule,
+	SpanClose,
+	State,
+	Value,
+	WorkLogLine,
+} from "./state.js";
 
-type D = Draft<State>;
-
-/** Ids of the ledger already in the state, so a command or error carried twice is recorded once. */
-interface Seen {
-	readonly commands: Set<string>;
-	readonly errors: Set<string>;
+/**
+ * The lists of the state as plain arrays for the length of one batch. Reading a draft's elements makes an immer
+ * proxy per element, which made the fold quadratic; the batch copies each list once, works on plain arrays with
+ * plain indexes, and hands them back to the draft, which immer then finalizes and freezes as usual.
+ */
+interface Work {
+	readonly draft: Draft<State>;
+	readonly rules: Rule[];
+	readonly lifted: LiftedRule[];
+	readonly decisions: Draft<Finding>[];
+	readonly deadEnds: Draft<Finding>[];
+	readonly notes: Note[];
+	readonly values: Value[];
+	readonly commands: Command[];
+	readonly errors: LedgerError[];
+	readonly read: string[];
+	readonly modified: string[];
+	readonly workLog: WorkLogLine[];
+	readonly closes: Draft<SpanClose>[];
+	readonly anomalies: Anomaly[];
+	readonly foreign: ForeignCompaction[];
+	readonly index: {
+		readonly commands: Set<string>;
+		readonly errors: Map<string, number>;
+		readonly rules: Set<string>;
+		readonly values: Set<string>;
+		readonly read: Set<string>;
+		readonly modified: Set<string>;
+	};
 }
 
-function take(draft: D, kind: keyof Counters): string {
-	const n = draft.next[kind];
-	draft.next[kind] = n + 1;
+const key = (...parts: readonly string[]): string => JSON.stringify(parts);
+
+function workOn(draft: Draft<State>, state: State): Work {
+	return {
+		draft,
+		rules: [...state.rules],
+		lifted: [...state.lifted],
+		decisions: state.decisions.map((f) => ({ ...f, evidence: [...f.evidence] })),
+		deadEnds: state.deadEnds.map((f) => ({ ...f, evidence: [...f.evidence] })),
+		notes: [...state.notes],
+		values: [...state.values],
+		commands: [...state.commands],
+		errors: [...state.errors],
+		read: [...state.files.read],
+		modified: [...state.files.modified],
+		workLog: [...state.workLog],
+		closes: state.closes.map((c) => ({ ...c, unlabeled: [...c.unlabeled] })),
+		anomalies: [...state.anomalies],
+		foreign: [...state.foreign],
+		index: {
+			commands: new Set(state.commands.map((c) => c.id)),
+			errors: new Map(state.errors.map((e, i) => [e.id, i])),
+			rules: new Set(state.rules.map((r) => key(r.source, r.text))),
+			values: new Set(state.values.map((v) => key(v.name, v.value, v.source))),
+			read: new Set(state.files.read),
+			modified: new Set(state.files.modified),
+		},
+	};
+}
+
+function handBack(w: Work): void {
+	const d = w.draft;
+	d.rules = w.rules;
+	d.lifted = w.lifted;
+	d.decisions = w.decisions;
+	d.deadEnds = w.deadEnds;
+	d.notes = w.notes;
+	d.values = w.values;
+	d.commands = w.commands;
+	d.errors = w.errors;
+	d.files = { read: w.read, modified: w.modified };
+	d.workLog = w.workLog;
+	d.closes = w.closes;
+	d.anomalies = w.anomalies;
+	d.foreign = w.foreign;
+}
+
+function take(w: Work, kind: keyof Counters): string {
+	const n = w.draft.next[kind];
+	w.draft.next[kind] = n + 1;
 	return `${kind}${n}`;
 }
 
-function addRule(draft: D, { words, source }: EventOf<"rule-added">["data"]): void {
-	if (draft.rules.some((r) => r.source === source && r.text === words)) return;
-	draft.rules.push({ id: take(draft, "R"), text: words, source });
+function addRule(w: Work, { words, source }: EventOf<"rule-added">["data"]): void {
+	const k = key(source, words);
+	if (w.index.rules.has(k)) return;
+	w.index.rules.add(k);
+	w.rules.push({ id: take(w, "R"), text: words, source });
 }
 
-function liftRule(draft: D, { target, by }: EventOf<"rule-lifted">["data"]): void {
+/** Lifts the newest rule in force whose id or source is `target`. */
+function liftRule(w: Work, { target, by }: EventOf<"rule-lifted">["data"]): void {
 	let index = -1;
-	for (let i = draft.rules.length - 1; i >= 0 && index < 0; i--) {
-		const rule = draft.rules[i];
+	for (let i = w.rules.length - 1; i >= 0 && index < 0; i--) {
+		const rule = w.rules[i];
 		if (rule !== undefined && (rule.id === target || rule.source === target)) index = i;
 	}
-	const rule = draft.rules[index];
+	const rule = w.rules[index];
 	if (rule === undefined) {
-		draft.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
+		w.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
 		return;
 	}
-	draft.rules.splice(index, 1);
-	draft.lifted.push({ ...rule, by });
+	w.index.rules.delete(key(rule.source, rule.text));
+	w.rules.splice(index, 1);
+	w.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
 }
 
-function addFiles(draft: D, { read, modified }: EventOf<"files-touched">["data"]): void {
-	const mod = new Set(draft.files.modified);
+/** A modified file leaves the read list; a read file joins it only when it was never modified. */
+function addFiles(w: Work, { read, modified }: EventOf<"files-touched">["data"]): void {
+	let moved = false;
 	for (const path of modified) {
-		if (!mod.has(path)) draft.files.modified.push(path);
-		mod.add(path);
+		if (w.index.modified.has(path)) continue;
+		w.index.modified.add(path);
+		w.modified.push(path);
+		moved = moved || w.index.read.delete(path);
 	}
-	const readNow = new Set(draft.files.read);
-	const keep = draft.files.read.filter((path) => !mod.has(path));
-	if (keep.length !== draft.files.read.length) draft.files.read = keep;
+	if (moved) w.read.splice(0, w.read.length, ...w.read.filter((path) => w.index.read.has(path)));
 	for (const path of read) {
-		if (mod.has(path) || readNow.has(path)) continue;
-		readNow.add(path);
-		draft.files.read.push(path);
+		if (w.index.modified.has(path) || w.index.read.has(path)) continue;
+		w.index.read.add(path);
+		w.read.push(path);
 	}
 }
 
-function fixError(draft: D, { error, by }: EventOf<"error-fixed">["data"]): void {
-	const found = draft.errors.find((e) => e.id === error);
-	if (found !== undefined && found.fixedBy === null) found.fixedBy = by;
+function fixError(w: Work, { error, by }: EventOf<"error-fixed">["data"]): void {
+	const index = w.index.errors.get(error);
+	const found = index === undefined ? undefined : w.errors[index];
+	if (index !== undefined && found !== undefined && found.fixedBy === null) w.errors[index] = { ...found, fixedBy: by };
 }
 
-function addValue(draft: D, value: EventOf<"value-recorded">["data"]): void {
-	const same = (v: { name: string; value: string; source: string }) =>
-		v.name === value.name && v.value === value.value && v.source === value.source;
-	if (!draft.values.some(same)) draft.values.push({ ...value });
+function addValue(w: Work, value: EventOf<"value-recorded">["data"]): void {
+	const k = key(value.name, value.value, value.source);
+	if (w.index.values.has(k)) return;
+	w.index.values.add(k);
+	w.values.push({ ...value });
 }
 
-/** Applies one event to the draft: one exhaustive switch over the event kinds. */
-function apply(draft: D, event: Event, seen: Seen): void {
+function addCommand(w: Work, command: EventOf<"command-recorded">["data"]): void {
+	if (w.index.commands.has(command.id)) return;
+	w.index.commands.add(command.id);
+	w.commands.push({ ...command });
+}
+
+function addError(w: Work, error: EventOf<"error-recorded">["data"]): void {
+	if (w.index.errors.has(error.id)) return;
+	w.index.errors.set(error.id, w.errors.length);
+	w.errors.push({ ...error, fixedBy: null });
+}
+
+/** Applies one event: one exhaustive switch over the event kinds. */
+function apply(w: Work, event: Event): void {
+	const d = w.draft;
 	switch (event.type) {
 		case "rule-added":
-			addRule(draft, event.data);
+			addRule(w, event.data);
 			return;
 		case "rule-lifted":
-			liftRule(draft, event.data);
+			liftRule(w, event.data);
 			return;
 		case "decision-made":
-			draft.decisions.push({ id: take(draft, "D"), text: event.data.text, evidence: [...event.data.evidence] });
+			w.decisions.push({ id: take(w, "D"), text: event.data.text, evidence: [...event.data.evidence] });
 			return;
 		case "dead-end-found":
-			draft.deadEnds.push({ id: take(draft, "X"), text: event.data.text, evidence: [...event.data.evidence] });
+			w.deadEnds.push({ id: take(w, "X"), text: event.data.text, evidence: [...event.data.evidence] });
 			return;
 		case "note-remembered":
-			draft.notes.push({ id: take(draft, "N"), text: event.data.text });
+			w.notes.push({ id: take(w, "N"), text: event.data.text });
 			return;
 		case "value-recorded":
-			addValue(draft, event.data);
+			addValue(w, event.data);
 			return;
 		case "objective-set":
-			draft.objective = event.data.text;
+			d.objective = event.data.text;
 			return;
 		case "narrative-line":
-			draft.workLog.push({ span: event.data.span, text: event.data.text });
+			w.workLog.push({ span: event.data.span, text: event.data.text });
 			return;
 		case "now-set":
-			draft.now = event.data.text;
+			d.now = event.data.text;
 			return;
 		case "command-recorded":
-			if (seen.commands.has(event.data.id)) return;
-			seen.commands.add(event.data.id);
-			draft.commands.push({ ...event.data });
+			addCommand(w, event.data);
 			return;
 		case "error-recorded":
-			if (seen.errors.has(event.data.id)) return;
-			seen.errors.add(event.data.id);
-			draft.errors.push({ ...event.data, fixedBy: null });
+			addError(w, event.data);
 			return;
 		case "error-fixed":
-			fixError(draft, event.data);
+			fixError(w, event.data);
 			return;
 		case "files-touched":
-			addFiles(draft, event.data);
+			addFiles(w, event.data);
 			return;
 		case "world-taken":
-			draft.world = { ...event.data.world };
+			d.world = { ...event.data.world };
 			return;
 		case "span-closed":
-			draft.spans = Math.max(draft.spans, event.data.span);
-			draft.closes.push({ ...event.data, unlabeled: [...event.data.unlabeled] });
+			d.spans = Math.max(d.spans, event.data.span);
+			w.closes.push({ ...event.data, unlabeled: [...event.data.unlabeled] });
 			return;
 		case "foreign-compaction-seen":
-			draft.foreign.push({ ...event.data });
+			w.foreign.push({ ...event.data });
 			return;
 		case "anomaly":
-			draft.anomalies.push({ ...event.data });
+			w.anomalies.push({ ...event.data });
 			return;
 		default: {
 			const unknownKind: never = event;
@@ -135,16 +235,21 @@ export interface Sequenced {
 	readonly event: Event;
 }
 
+/**
+ * States are not deep-frozen: freezing walked every object of a long ledger on every batch and cost more than the
+ * rest of the fold. Nothing mutates a state outside `evolve`, and the types are readonly throughout.
+ */
+const immer = new Immer({ autoFreeze: false });
+
 /** The state after `events`: pure, one `produce` for the whole batch. */
 export function evolve(state: State, events: readonly Sequenced[]): State {
-	return produce(state, (draft) => {
-		const seen: Seen = {
-			commands: new Set(state.commands.map((c) => c.id)),
-			errors: new Set(state.errors.map((e) => e.id)),
-		};
+	if (events.length === 0) return state;
+	return immer.produce(state, (draft) => {
+		const work = workOn(draft, state);
 		for (const { seq, event } of events) {
-			apply(draft, event, seen);
+			apply(work, event);
 			if (seq !== null && seq > draft.lastSeq) draft.lastSeq = seq;
 		}
+		handBack(work);
 	});
 }

@@ -1,0 +1,75 @@
+import type { Event } from "../src/events/index.js";
+import { encodeEvent } from "../src/events/index.js";
+import { foldTranscript } from "../src/reducers/index.js";
+import { median, report, timeRuns } from "./measure.js";
+
+/** A transcript of `passes` Longhaul compactions, each with `perPass` events of mixed kinds. */
+export function syntheticTranscript(passes: number, perPass: number): { text: string; events: number } {
+	const lines = [JSON.stringify({ type: "session", version: 3, id: "s", cwd: "/w" })];
+	let parentId: string | null = null;
+	let seq = 1;
+	let command = 1;
+	for (let span = 1; span <= passes; span++) {
+		const events: Event[] = [];
+		for (let i = 0; events.length < perPass - 1; i++) {
+			const k = i % 5;
+			if (k === 0)
+				events.push({ type: "rule-added", data: { words: `never touch file ${span}-${i}`, source: `u${span}` } });
+			else if (k === 1)
+				events.push({
+					type: "command-recorded",
+					data: {
+						id: `C${command++}`,
+						command: `npm test -- ${i}`,
+						exitCode: 0,
+						span,
+						toolCallId: `t${i}`,
+						by: "tool",
+					},
+				});
+			else if (k === 2) events.push({ type: "decision-made", data: { text: `use approach ${i}`, evidence: [] } });
+			else if (k === 3)
+				events.push({ type: "value-recorded", data: { name: `port ${i}`, value: `${5000 + i}`, source: "C1" } });
+			else events.push({ type: "narrative-line", data: { span, text: `did part ${i}` } });
+		}
+		events.push({ type: "span-closed", data: { span, kind: "whole", unlabeled: [], reason: null } });
+		const id = `c${span}`;
+		const stored = events.map((event) => ({ seq: seq++, event: encodeEvent(event) }));
+		const details = { stateFormat: 1, longhaul: true, span, events: stored };
+		lines.push(
+			JSON.stringify({
+				type: "compaction",
+				id,
+				parentId,
+				summary: "s",
+				firstKeptEntryId: id,
+				tokensBefore: 1,
+				details,
+			}),
+		);
+		parentId = id;
+	}
+	return { text: `${lines.join("\n")}\n`, events: passes * perPass };
+}
+
+/** Fold throughput and its growth at ten times the events. */
+export function foldBench(): void {
+	const small = syntheticTranscript(20, 500);
+	const large = syntheticTranscript(200, 500);
+	const smallMs = median(timeRuns(7, () => foldTranscript(small.text)));
+	const largeMs = median(timeRuns(3, () => foldTranscript(large.text)));
+	const perSecond = Math.round(large.events / (largeMs / 1000));
+	report(
+		"fold: events per second (100k events)",
+		`${perSecond.toLocaleString("en")} ev/s`,
+		">= 200,000",
+		perSecond >= 200_000,
+	);
+	const growth = largeMs / smallMs;
+	report(
+		"fold: time at 10x the events",
+		`${growth.toFixed(2)}x (${smallMs.toFixed(1)} -> ${largeMs.toFixed(1)} ms)`,
+		"<= 12x",
+		growth <= 12,
+	);
+}

@@ -1,0 +1,11 @@
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { foldBench } from "./fold-bench.js";
+import { stateBench } from "./state-bench.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const shared = resolve(root, "../shared/fixtures/transcripts");
+
+process.stdout.write("Longhaul benchmarks (SPEC 6); each figure is a ratio to a baseline measured in this run\n");
+foldBench();
+stateBench(resolve(shared, "before-compaction.jsonl"));
