@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeEvent, encodeEvent } from "../../src/events/index.js";
+import { decodeEvent, type Event, encodeEvent } from "../../src/events/index.js";
 import {
 	anomaliesView,
 	isTerminalSafe,
