@@ -227,18 +227,24 @@ describe("fold examples", () => {
 	});
 
 	it("the summary cap drops the oldest work-log lines, then the oldest values, never rules or Now", () => {
-		const events = [
+		const events: Event[] = [
 			{ type: "rule-added", data: { words: "never add dependencies", source: "u1" } },
 			{ type: "now-set", data: { text: "next: run the tests" } },
-			...Array.from({ length: 50 }, (_, i) => ({
-				type: "narrative-line",
-				data: { span: i + 1, text: `worked on part ${i}` },
-			})),
-			...Array.from({ length: 50 }, (_, i) => ({
-				type: "value-recorded",
-				data: { name: `v${i}`, value: `${i}`, source: "C1" },
-			})),
-		] as const;
+			...Array.from(
+				{ length: 50 },
+				(_, i): Event => ({
+					type: "narrative-line",
+					data: { span: i + 1, text: `worked on part ${i}` },
+				}),
+			),
+			...Array.from(
+				{ length: 50 },
+				(_, i): Event => ({
+					type: "value-recorded",
+					data: { name: `v${i}`, value: `${i}`, source: "C1" },
+				}),
+			),
+		];
 		const state = evolve(
 			initialState,
 			events.map((event) => ({ seq: null, event })),

@@ -1,0 +1,158 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { LogConfig } from "./log-config.js";
+import type { LogRecord } from "./log-records.js";
+
+/** The size past which the log is moved to `<path>.1` (one backup). */
+export const ROTATE_BYTES = 5 * 1024 * 1024;
+
+/** What the writer needs from the world besides the file system: the clock, and whose files the log may use. */
+export interface LogCapabilities {
+	readonly now: () => Date;
+	/** Undefined where the platform has no POSIX owners (Windows): owner and mode checks then do not apply. */
+	readonly uid: number | undefined;
+}
+
+/** The real clock and the process's uid. */
+export function processLogCapabilities(): LogCapabilities {
+	return { now: () => new Date(), uid: process.getuid?.() };
+}
+
+/** The diagnostic log: `write` never throws; a write that fails is dropped and counted. */
+export interface Log {
+	readonly write: (record: LogRecord) => void;
+	readonly failures: () => number;
+}
+
+const { O_WRONLY, O_RDONLY, O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants;
+// O_NONBLOCK: opening a FIFO must not wait for a reader; the fstat check then refuses it.
+const APPEND_FLAGS = O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK;
+const FRESH_FLAGS = APPEND_FLAGS | O_EXCL;
+/** World-writable or sticky: a shared directory such as /tmp. */
+const SHARED_BITS = 0o1002;
+
+/** The log's directory, held open so that neither its check nor its chmod can be sent through a symlink. */
+interface Directory {
+	/** Null where the platform has no POSIX owners. */
+	readonly fd: number | null;
+	/** It has group/other bits to take away. */
+	readonly loose: boolean;
+}
+
+/**
+ * Makes the log's directory (0700) and opens it: it must be a real directory we own and not a shared one
+ * (world-writable or sticky, like /tmp), which is never tightened; null otherwise.
+ */
+function openDirectory(dir: string, uid: number | undefined): Directory | null {
+	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	if (uid === undefined) return fs.lstatSync(dir).isDirectory() ? { fd: null, loose: false } : null;
+	const fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+	let stats: fs.Stats;
+	try {
+		stats = fs.fstatSync(fd);
+	} catch (error) {
+		fs.closeSync(fd);
+		throw error;
+	}
+	if (stats.uid === uid && (stats.mode & SHARED_BITS) === 0) return { fd, loose: (stats.mode & 0o077) !== 0 };
+	fs.closeSync(fd);
+	return null;
+}
+
+interface OpenLog {
+	readonly fd: number;
+	readonly size: number;
+}
+
+/** Opens the log without following a symlink; refuses anything but a regular file of ours with one link. */
+function openChecked(file: string, flags: number, uid: number | undefined): OpenLog | null {
+	const fd = fs.openSync(file, flags, 0o600);
+	try {
+		const stats = fs.fstatSync(fd);
+		// O_NOFOLLOW does not stop a hard link to someone else's file: nlink does.
+		const ours = stats.isFile() && stats.nlink === 1 && (uid === undefined || stats.uid === uid);
+		if (!ours) {
+			fs.closeSync(fd);
+			return null;
+		}
+		// An existing file keeps its old mode through open.
+		fs.fchmodSync(fd, 0o600);
+		return { fd, size: stats.size };
+	} catch (error) {
+		fs.closeSync(fd);
+		throw error;
+	}
+}
+
+function isCode(error: unknown, code: string): boolean {
+	return error instanceof Error && "code" in error && error.code === code;
+}
+
+/** Moves the full log to `<path>.1` and opens a new one; another process may have rotated it first. */
+function rotate(file: string, uid: number | undefined): OpenLog | null {
+	fs.renameSync(file, `${file}.1`);
+	try {
+		return openChecked(file, FRESH_FLAGS, uid);
+	} catch (error) {
+		if (isCode(error, "EEXIST")) return openChecked(file, APPEND_FLAGS, uid);
+		throw error;
+	}
+}
+
+function writeAll(fd: number, bytes: Buffer): void {
+	let written = 0;
+	while (written < bytes.length) written += fs.writeSync(fd, bytes, written);
+}
+
+/** Opens the log for a line of `bytes`, rotating first when the line would take it past the limit. */
+function openForAppend(file: string, bytes: number, uid: number | undefined): OpenLog | null {
+	const open = openChecked(file, APPEND_FLAGS, uid);
+	if (open === null || open.size === 0 || open.size + bytes <= ROTATE_BYTES) return open;
+	fs.closeSync(open.fd);
+	return rotate(file, uid);
+}
+
+/** Appends one line to the log; false when the directory or the file is refused. */
+function appendLine(file: string, line: Buffer, uid: number | undefined): boolean {
+	const dir = openDirectory(path.dirname(file), uid);
+	if (dir === null) return false;
+	try {
+		const open = openForAppend(file, line.length, uid);
+		if (open === null) return false;
+		try {
+			// Tightened only once the file passed its checks, so a path like /dev/null never changes its directory.
+			if (dir.loose && dir.fd !== null) fs.fchmodSync(dir.fd, 0o700);
+			writeAll(open.fd, line);
+			return true;
+		} finally {
+			fs.closeSync(open.fd);
+		}
+	} finally {
+		if (dir.fd !== null) fs.closeSync(dir.fd);
+	}
+}
+
+/** The record as written: `ts` first, and excerpts and stacks only when the user turned them on. */
+function lineOf(record: LogRecord, config: LogConfig, now: Date): Buffer {
+	const kept = Object.entries(record).filter(
+		([key]) => (key !== "excerpts" || config.excerpts) && (key !== "stack" || config.stack),
+	);
+	return Buffer.from(`${JSON.stringify({ ts: now.toISOString(), ...Object.fromEntries(kept) })}\n`);
+}
+
+/** The diagnostic log writer (seed, The log); a no-op when logging is off. */
+export function createLog(config: LogConfig, capabilities: LogCapabilities = processLogCapabilities()): Log {
+	let failures = 0;
+	const write = (record: LogRecord): void => {
+		if (config.path === null) return;
+		try {
+			// Each write opens and checks afresh: another pi process may have rotated or replaced the file.
+			const line = lineOf(record, config, capabilities.now());
+			if (!appendLine(config.path, line, capabilities.uid)) failures += 1;
+		} catch {
+			// A failed write never affects the compaction.
+			failures += 1;
+		}
+	};
+	return { write, failures: () => failures };
+}
