@@ -1,0 +1,245 @@
+import fc from "fast-check";
+import { describe, it } from "vitest";
+import { decodeEvent, type Event, encodeEvent, idNumber, type Message } from "../../src/events/index.js";
+import { decodeMessage } from "../../src/events/messages.js";
+import { ledgerEvents } from "../../src/pass/ledger.js";
+import { evolve, initialState, type State } from "../../src/reducers/index.js";
+import { hostileText } from "./arbitraries.js";
+import { law, sameJson } from "./laws.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Arbitrary spans: pi-shaped turns, each assistant's results right after it, as pi writes them.
+
+const commandText = fc.constantFrom("npm test", "ls", "make", "git status");
+const outcome = fc.oneof(
+	fc.constant({ kind: "ok" as const, text: "Tests 3 passed\nDuration 1.2s" }),
+	fc.record({ kind: fc.constant("exit" as const), code: fc.integer({ min: 1, max: 3 }), text: hostileText }),
+	fc.record({ kind: fc.constant("details" as const), code: fc.integer({ min: 0, max: 2 }) }),
+	fc.constant({ kind: "aborted" as const }),
+	fc.constant({ kind: "failed" as const, text: "Working directory does not exist" }),
+	fc.constant({ kind: "none" as const }),
+);
+const step = fc.oneof(
+	fc.constant({ kind: "user" as const }),
+	fc.record({
+		kind: fc.constant("calls" as const),
+		bash: fc.array(fc.record({ command: commandText, outcome }), { maxLength: 3 }),
+		edit: fc.option(fc.boolean(), { nil: undefined }),
+	}),
+	fc.record({
+		kind: fc.constant("run" as const),
+		command: commandText,
+		exitCode: fc.constantFrom(0, 1, 2, null),
+		cancelled: fc.boolean(),
+	}),
+	fc.record({ kind: fc.constant("model-error" as const), message: fc.constantFrom("overloaded", "") }),
+	fc.record({ kind: fc.constant("stopped" as const), command: commandText }),
+);
+type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
+type Outcome = typeof outcome extends fc.Arbitrary<infer O> ? O : never;
+
+function resultOf(toolCallId: string, o: Outcome): Message[] {
+	const base = { role: "toolResult" as const, toolCallId, toolName: "bash", details: undefined };
+	switch (o.kind) {
+		case "ok":
+			return [{ ...base, text: o.text, isError: false }];
+		case "exit":
+			return [{ ...base, text: `${o.text}\n\nCommand exited with code ${o.code}`, isError: true }];
+		case "details":
+			return [{ ...base, text: "out", isError: o.code !== 0, details: { exitCode: o.code } }];
+		case "aborted":
+			return [{ ...base, text: "Command aborted", isError: true }];
+		case "failed":
+			return [{ ...base, text: o.text, isError: true }];
+		case "none":
+			return [];
+	}
+}
+
+function messagesOf(steps: readonly Step[], prefix: string): Message[] {
+	const out: Message[] = [];
+	steps.forEach((s, i) => {
+		const id = (j: number) => `${prefix}${i}.${j}`;
+		const assistant = (calls: Extract<Message, { role: "assistant" }>["toolCalls"], stopReason: string) =>
+			out.push({ role: "assistant", text: "", toolCalls: calls, stopReason, errorMessage: "" });
+		switch (s.kind) {
+			case "user":
+				out.push({ role: "user", text: "go on" });
+				return;
+			case "calls": {
+				const calls = s.bash.map((b, j) => ({ id: id(j), name: "bash", arguments: { command: b.command } }));
+				const edit = s.edit === undefined ? [] : [{ id: id(9), name: "edit", arguments: { path: "a.ts" } }];
+				assistant([...calls, ...edit], "toolUse");
+				s.bash.forEach((b, j) => {
+					out.push(...resultOf(id(j), b.outcome));
+				});
+				if (s.edit !== undefined) {
+					const text = s.edit ? "Could not find the exact text" : "ok";
+					out.push({ role: "toolResult", toolCallId: id(9), toolName: "edit", text, isError: s.edit, details: {} });
+				}
+				return;
+			}
+			case "run":
+				out.push({
+					role: "bashExecution",
+					command: s.command,
+					output: "o",
+					exitCode: s.exitCode,
+					cancelled: s.cancelled,
+				});
+				return;
+			case "model-error":
+				out.push({ role: "assistant", text: "", toolCalls: [], stopReason: "error", errorMessage: s.message });
+				return;
+			case "stopped":
+				assistant([{ id: id(0), name: "bash", arguments: { command: s.command } }], "aborted");
+				return;
+		}
+	});
+	return out;
+}
+
+const span = (prefix: string) => fc.array(step, { maxLength: 12 }).map((steps) => messagesOf(steps, prefix));
+
+const apply = (state: State, events: readonly Event[]): State =>
+	evolve(
+		state,
+		events.map((event) => ({ seq: null, event })),
+	);
+const fold = (state: State, messages: readonly Message[], n: number): State =>
+	apply(state, ledgerEvents(messages, n, state));
+
+const ledgerOnly = (state: State) => ({
+	commands: state.commands.map(({ id, command, exitCode, toolCallId, by }) => ({
+		id,
+		command,
+		exitCode,
+		toolCallId,
+		by,
+	})),
+	errors: state.errors.map(({ id, tool, head, command, fixedBy }) => ({ id, tool, head, command, fixedBy })),
+});
+
+const unique = (ids: readonly string[]): boolean => new Set(ids).size === ids.length;
+
+/** Every fix the state holds is a later successful run of the same command text as the error's. */
+function fixesAreLaterSuccesses(state: State): boolean {
+	const byId = new Map(state.commands.map((c) => [c.id, c]));
+	return state.errors.every((e) => {
+		if (e.fixedBy === null) return true;
+		const fixer = byId.get(e.fixedBy);
+		const raiser = e.command === null ? undefined : byId.get(e.command);
+		return (
+			fixer !== undefined &&
+			raiser !== undefined &&
+			fixer.exitCode === 0 &&
+			fixer.command === raiser.command &&
+			idNumber(fixer.id) > idNumber(raiser.id)
+		);
+	});
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe("ledger laws", () => {
+	it("ids are unique and new: nothing the prior state holds is given out again", () => {
+		law([span("a"), span("b")], (first, second) => {
+			const prior = fold(initialState, first, 1);
+			const events = ledgerEvents(second, 2, prior);
+			const commands = events.flatMap((e) => (e.type === "command-recorded" ? [e.data.id] : []));
+			const errors = events.flatMap((e) => (e.type === "error-recorded" ? [e.data.id] : []));
+			const held = new Set([...prior.commands.map((c) => c.id), ...prior.errors.map((e) => e.id)]);
+			return unique(commands) && unique(errors) && [...commands, ...errors].every((id) => !held.has(id));
+		});
+	});
+
+	it("reading a span twice is idempotent: folded again with its own result, the state does not change", () => {
+		law([span("a"), span("b")], (first, second) => {
+			const prior = fold(initialState, first, 1);
+			const once = fold(prior, second, 2);
+			const again = ledgerEvents(second, 2, once);
+			const recorded = again.filter((e) => e.type === "command-recorded" || e.type === "error-recorded");
+			return recorded.length === 0 && sameJson(apply(once, again), once);
+		});
+	});
+
+	it("splitting a span at any point pi may cut gives the same commands, exit codes, errors and fixes", () => {
+		const cut = span("a").chain((messages) =>
+			fc.tuple(fc.constant(messages), fc.integer({ min: 0, max: messages.length })),
+		);
+		law([cut], ([messages, at]) => {
+			// pi never cuts before a tool result: a call and its result stay in one span.
+			if (messages[at]?.role === "toolResult") return true;
+			const whole = fold(initialState, messages, 1);
+			const split = fold(fold(initialState, messages.slice(0, at), 1), messages.slice(at), 2);
+			return sameJson(ledgerOnly(whole), ledgerOnly(split));
+		});
+	});
+
+	it("no error ends up both open and fixed: each fix is the one the state keeps, by a later success", () => {
+		law([span("a"), span("b")], (first, second) => {
+			const prior = fold(initialState, first, 1);
+			const events = ledgerEvents(second, 2, prior);
+			const state = apply(prior, events);
+			const fixes = events.flatMap((e) => (e.type === "error-fixed" ? [e.data] : []));
+			const errorIds = state.errors.map((e) => e.id);
+			return (
+				unique(errorIds) &&
+				unique(state.commands.map((c) => c.id)) &&
+				unique(fixes.map((f) => f.error)) &&
+				fixes.every((f) => state.errors.find((e) => e.id === f.error)?.fixedBy === f.by) &&
+				fixesAreLaterSuccesses(state)
+			);
+		});
+	});
+
+	it("is total: any decodable messages give events that pass their codecs", () => {
+		const raw = fc.oneof(
+			fc.record({ role: fc.constant("assistant"), content: fc.array(fc.anything()), stopReason: hostileText }),
+			fc.record({
+				role: fc.constant("assistant"),
+				content: fc.array(
+					fc.record({
+						type: fc.constant("toolCall"),
+						id: hostileText,
+						name: fc.constantFrom("bash", "read", "edit", "write"),
+						arguments: fc.oneof(fc.anything(), fc.record({ command: hostileText, path: hostileText })),
+					}),
+				),
+			}),
+			fc.record({
+				role: fc.constant("toolResult"),
+				toolCallId: hostileText,
+				toolName: hostileText,
+				content: fc.oneof(hostileText, fc.array(fc.record({ type: fc.constant("text"), text: hostileText }))),
+				isError: fc.boolean(),
+				details: fc.anything(),
+			}),
+			fc.record({
+				role: fc.constant("bashExecution"),
+				command: hostileText,
+				output: hostileText,
+				exitCode: fc.oneof(fc.integer(), fc.constant(null)),
+				cancelled: fc.boolean(),
+			}),
+			fc.anything(),
+		);
+		law([fc.array(raw, { maxLength: 20 }), fc.integer({ min: 1, max: 9 })], (raws, n) => {
+			const messages = raws.flatMap((u) => {
+				const m = decodeMessage(u);
+				return m === undefined ? [] : [m];
+			});
+			const events = ledgerEvents(messages, n, initialState);
+			return events.every((event) => {
+				const decoded = decodeEvent(JSON.parse(JSON.stringify(encodeEvent(event))));
+				return decoded._tag === "Right" && sameJson(decoded.right, event);
+			});
+		});
+	});
+
+	it("is deterministic: the same span and prior give the same events", () => {
+		law([span("a")], (messages) =>
+			sameJson(ledgerEvents(messages, 1, initialState), ledgerEvents(messages, 1, initialState)),
+		);
+	});
+});
