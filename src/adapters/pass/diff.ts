@@ -1,0 +1,179 @@
+import * as E from "fp-ts/lib/Either.js";
+import { type AcceptContext, type Accepted, acceptAnswer } from "../../pass/accept.js";
+import { type RawAnswer, readAnswer } from "../../pass/answer.js";
+import { type Defect, retryNote } from "../../pass/defects.js";
+import type { Prompt } from "../../pass/prompt.js";
+import { renderQuestions } from "../../pass/questions.js";
+import { applyReplies } from "../../pass/replies.js";
+import type { ModelReply, PassModel } from "./model.js";
+
+/** The first output budget of a diff call, in tokens. */
+export const FIRST_BUDGET = 4096;
+/** A cut-off answer is retried with twice the budget, at least this many tokens (seed). */
+export const RAISED_BUDGET_MIN = 8192;
+
+/** What one call did, for the log: no message text. */
+export interface CallTrace {
+	readonly purpose: "diff" | "raised" | "retry" | "questions";
+	readonly maxTokens: number;
+	readonly stopReason: string;
+	readonly inputTokens: number;
+	readonly outputTokens: number;
+	readonly ms: number;
+	readonly outcome: "answer" | "defects" | "unreadable" | "threw";
+	readonly defects: readonly string[];
+}
+
+/** A chunk's diff: the settled acceptance, or the reason there is none, and the trace of its calls. */
+export interface ChunkDiff {
+	readonly accepted: Accepted | undefined;
+	readonly reason: string | null;
+	readonly calls: readonly CallTrace[];
+}
+
+class Aborted extends Error {}
+
+function errorClass(error: unknown): string {
+	return error instanceof Error ? error.constructor.name : typeof error;
+}
+
+/** Asks the model; a rejection or an `error` stop is a reason string, an abort is rethrown. */
+async function ask(
+	model: PassModel,
+	system: string,
+	prompt: string,
+	maxTokens: number,
+	signal: AbortSignal,
+	now: () => number,
+): Promise<{ reply: ModelReply | undefined; reason: string | null; ms: number }> {
+	const start = now();
+	try {
+		const reply = await model.call({ system, prompt, maxTokens }, signal);
+		if (signal.aborted || reply.stopReason === "aborted") throw new Aborted("aborted");
+		if (reply.stopReason === "error") return { reply: undefined, reason: "model-error", ms: now() - start };
+		return { reply, reason: null, ms: now() - start };
+	} catch (error) {
+		if (signal.aborted || error instanceof Aborted) throw error;
+		return { reply: undefined, reason: `model-threw:${errorClass(error)}`, ms: now() - start };
+	}
+}
+
+interface Parsed {
+	readonly answer: RawAnswer | undefined;
+	readonly accepted: Accepted | undefined;
+	readonly defects: readonly Defect[];
+}
+
+function parse(ctx: AcceptContext, text: string): Parsed {
+	const read = readAnswer(text);
+	if (E.isLeft(read)) return { answer: undefined, accepted: undefined, defects: [read.left] };
+	const accepted = acceptAnswer(ctx, read.right);
+	return { answer: read.right, accepted, defects: accepted.defects };
+}
+
+function trace(
+	purpose: CallTrace["purpose"],
+	maxTokens: number,
+	got: Awaited<ReturnType<typeof ask>>,
+	parsed: Parsed | undefined,
+): CallTrace {
+	const outcome: CallTrace["outcome"] =
+		got.reply === undefined
+			? "threw"
+			: parsed?.answer === undefined
+				? "unreadable"
+				: parsed.defects.length > 0
+					? "defects"
+					: "answer";
+	return {
+		purpose,
+		maxTokens,
+		stopReason: got.reply?.stopReason ?? got.reason ?? "",
+		inputTokens: got.reply?.inputTokens ?? 0,
+		outputTokens: got.reply?.outputTokens ?? 0,
+		ms: got.ms,
+		outcome,
+		defects: parsed?.defects.map((d) => d.code) ?? [],
+	};
+}
+
+/** Fewer defects wins; a parsed answer always beats none. */
+function better(a: Parsed | undefined, b: Parsed): Parsed {
+	if (a?.answer === undefined) return b;
+	if (b.answer === undefined) return a;
+	return b.defects.length <= a.defects.length ? b : a;
+}
+
+/**
+ * The diff of one chunk (seed, Diff and When the diff fails): one call; an answer cut at the output limit with
+ * nothing usable is asked again with twice the budget; a format defect is retried once with a note while the parsed
+ * answer is kept; lift questions get one more call once the answer is settled (never after a call that threw).
+ */
+export async function diffChunk(
+	model: PassModel,
+	prompt: Prompt,
+	ctx: AcceptContext,
+	options: { readonly retryNoteChars: number; readonly signal: AbortSignal; readonly now: () => number },
+): Promise<ChunkDiff> {
+	const { signal, now } = options;
+	const calls: CallTrace[] = [];
+	let budget = Math.min(FIRST_BUDGET, model.maxTokens);
+	let got = await ask(model, prompt.system, prompt.user, budget, signal, now);
+	let parsed = got.reply === undefined ? undefined : parse(ctx, got.reply.text);
+	calls.push(trace("diff", budget, got, parsed));
+	if (got.reply?.stopReason === "length" && parsed?.answer === undefined) {
+		const raised = Math.min(Math.max(budget * 2, RAISED_BUDGET_MIN), model.maxTokens);
+		if (raised > budget) {
+			budget = raised;
+			got = await ask(model, prompt.system, prompt.user, budget, signal, now);
+			parsed = got.reply === undefined ? undefined : parse(ctx, got.reply.text);
+			calls.push(trace("raised", budget, got, parsed));
+		}
+	}
+	if (got.reply === undefined) return { accepted: undefined, reason: got.reason, calls };
+	let kept = parsed;
+	if (kept !== undefined && kept.defects.length > 0) {
+		const note = retryNote(kept.defects, options.retryNoteChars);
+		const retryPrompt = `${prompt.user}\n\nYour previous answer had these problems; answer again in full, fixed:\n${note}`;
+		const retry = await ask(model, prompt.system, retryPrompt, budget, signal, now);
+		const retried = retry.reply === undefined ? undefined : parse(ctx, retry.reply.text);
+		calls.push(trace("retry", budget, retry, retried));
+		if (retried !== undefined) kept = better(kept, retried);
+		if (retry.reply === undefined) got = retry;
+	}
+	if (kept?.answer === undefined || kept.accepted === undefined)
+		return { accepted: undefined, reason: kept?.defects[0]?.code ?? "no-answer", calls };
+	return {
+		accepted: await settle(model, prompt, ctx, kept.answer, kept.accepted, got.reply !== undefined, options, calls),
+		reason: null,
+		calls,
+	};
+}
+
+/** Asks the lift questions once, when there are any and the last call did not throw; else accepts as final. */
+async function settle(
+	model: PassModel,
+	prompt: Prompt,
+	ctx: AcceptContext,
+	answer: RawAnswer,
+	accepted: Accepted,
+	lastCallAnswered: boolean,
+	options: { readonly retryNoteChars: number; readonly signal: AbortSignal; readonly now: () => number },
+	calls: CallTrace[],
+): Promise<Accepted> {
+	const questions = renderQuestions(accepted.questions, options.retryNoteChars);
+	if (questions.asked.length === 0 || !lastCallAnswered) return acceptAnswer(ctx, answer, { final: true });
+	const questionPrompt = `${prompt.user}\n\nYour answer was:\n${JSON.stringify(answer)}\n\n${questions.text}`;
+	const got = await ask(
+		model,
+		prompt.system,
+		questionPrompt,
+		Math.min(FIRST_BUDGET, model.maxTokens),
+		options.signal,
+		options.now,
+	);
+	calls.push(trace("questions", FIRST_BUDGET, got, undefined));
+	return applyReplies(ctx, answer, questions.asked, got.reply?.text ?? "").accepted;
+}
+
+export { Aborted };
