@@ -1,0 +1,46 @@
+/** Builders for pi session entries (v3), for tests that hand a branch to the fold or the pass. */
+
+export type Raw = Record<string, unknown>;
+
+export const user = (text: string): Raw => ({
+	type: "message",
+	message: { role: "user", content: text, timestamp: 0 },
+});
+
+export const assistant = (text: string): Raw => ({
+	type: "message",
+	message: { role: "assistant", content: [{ type: "text", text }], stopReason: "stop", timestamp: 0 },
+});
+
+export const bashCall = (id: string, command: string): Raw => ({
+	type: "message",
+	message: {
+		role: "assistant",
+		content: [{ type: "toolCall", id, name: "bash", arguments: { command } }],
+		stopReason: "toolUse",
+		timestamp: 0,
+	},
+});
+
+export const toolResult = (id: string, text: string, isError = false): Raw => ({
+	type: "message",
+	message: {
+		role: "toolResult",
+		toolCallId: id,
+		toolName: "bash",
+		content: [{ type: "text", text }],
+		isError,
+		timestamp: 0,
+	},
+});
+
+/** Links raw entries into a chain with ids `<prefix>1`, `<prefix>2`, …. */
+export function chain(raws: readonly Raw[], prefix = "e", after: string | null = null): Raw[] {
+	let parentId = after;
+	return raws.map((raw, i) => {
+		const id = `${prefix}${i + 1}`;
+		const entry = { ...raw, id, parentId, timestamp: "2026-01-01T00:00:00.000Z" };
+		parentId = id;
+		return entry;
+	});
+}

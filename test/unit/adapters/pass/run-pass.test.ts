@@ -1,0 +1,197 @@
+import { describe, expect, it } from "vitest";
+import { type PassCapabilities, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import type { World } from "../../../../src/events/index.js";
+import { foldEntries } from "../../../../src/reducers/index.js";
+import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
+
+const world: World = { taken: false, reason: "not a git repository" };
+const settings = { retryNoteChars: 2000, maxChunks: 4, summaryChars: 12_000 };
+
+function caps(script: readonly Scripted[], options: { maxTokens?: number; contextWindow?: number } = {}) {
+	const model = scriptedModel(script, options);
+	const statuses: (string | undefined)[] = [];
+	const capabilities: PassCapabilities = {
+		model,
+		noModelReason: "no model",
+		takeWorld: async () => world,
+		status: (text) => statuses.push(text),
+		now: () => 0,
+	};
+	return { model, statuses, capabilities };
+}
+
+function request(branch: readonly Raw[], firstKeptEntryId: string): PassRequest {
+	return { branch, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings };
+}
+
+/** A compaction entry holding a pass's details, as pi would append it. */
+function compactionEntry(id: string, parentId: string, firstKept: string, details: unknown): Raw {
+	return {
+		type: "compaction",
+		id,
+		parentId,
+		timestamp: "t",
+		summary: "s",
+		firstKeptEntryId: firstKept,
+		tokensBefore: 1,
+		details,
+	};
+}
+
+const span1 = chain([
+	user("never add dependencies"),
+	bashCall("t1", "npm test"),
+	toolResult("t1", "3 failed\nCommand exited with code 1", true),
+	assistant("tests fail"),
+	user("fix the failing tests please"),
+	bashCall("t2", "npm test"),
+	toolResult("t2", "12 passed"),
+	user("next part"),
+]);
+
+const goodAnswer = JSON.stringify({
+	labels: [
+		{ msg: "u1", label: "rule" },
+		{ msg: "u2", label: "not a rule" },
+	],
+	decisions: [{ text: "kept the test runner", evidence: ["C2", "C99"] }],
+	narrative: "fixed the failing tests",
+	now: "next part",
+});
+
+describe("runPass", () => {
+	it("a verified answer closes the span whole: the rule verbatim, ledger ids, fixes, summary and details", async () => {
+		const { model, capabilities } = caps([goodAnswer]);
+		const out = await runPass(request(span1, "e8"), capabilities);
+		expect(model.requests).toHaveLength(1);
+		expect(out.kind).toBe("whole");
+		expect(out.summary).toContain("> never add dependencies");
+		expect(out.summary).toContain("fixed the failing tests");
+		expect(out.details).toMatchObject({ stateFormat: 1, longhaul: true, span: 1 });
+		expect(out.details.events.map((e) => e.seq)).toEqual(out.details.events.map((_, i) => i + 1));
+		const folded = foldEntries([...span1, compactionEntry("c1", "e8", "e8", out.details)]);
+		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
+		expect(folded.state.decisions[0]?.evidence).toEqual(["C2"]);
+		expect(folded.state.errors).toMatchObject([{ id: "E1", command: "C1", fixedBy: "C2" }]);
+		expect(out.dropped["unknown-evidence"]).toBe(1);
+		expect(folded.state.closes).toEqual([{ span: 1, kind: "whole", unlabeled: [], reason: null }]);
+	});
+
+	it("the prompt shows each user message whole up to 240 characters and cuts a longer one with an ellipsis", async () => {
+		const long = `please ${"x".repeat(300)}`;
+		const branch = chain([user("short one"), user(long), user("kept")]);
+		const { model, capabilities } = caps([goodAnswer]);
+		await runPass(request(branch, "e3"), capabilities);
+		const prompt = model.requests[0]?.prompt ?? "";
+		expect(prompt).toContain(JSON.stringify({ msg: "u1", text: "short one" }));
+		expect(prompt).toContain(JSON.stringify({ msg: "u2", text: `${long.slice(0, 240)}…` }));
+		expect(prompt).not.toContain('"msg":"u3"');
+	});
+
+	it("an unlabeled message costs exactly one retry, with a note that names it", async () => {
+		const partial = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }], narrative: "n", now: "w" });
+		const { model, capabilities } = caps([partial, goodAnswer]);
+		const out = await runPass(request(span1, "e8"), capabilities);
+		expect(model.requests).toHaveLength(2);
+		expect(model.requests[1]?.prompt).toContain("u2");
+		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "retry"]);
+		expect(out.kind).toBe("whole");
+	});
+
+	it("a parsed answer is kept while the retry runs: a worse retry does not replace it", async () => {
+		const partial = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }], narrative: "first", now: "w" });
+		const { capabilities } = caps([partial, "not json at all"]);
+		const out = await runPass(request(span1, "e8"), capabilities);
+		expect(out.kind).toBe("whole");
+		expect(out.summary).toContain("> never add dependencies");
+		expect(out.summary).toContain("first");
+		const close = out.details.events.at(-1)?.event;
+		expect(close).toMatchObject({ type: "span-closed", data: { unlabeled: ["u2"] } });
+	});
+
+	it("an answer cut at the output limit is retried with twice the budget, at least 8192, never past maxTokens", async () => {
+		const cut = { text: '{"labels": [', stopReason: "length" };
+		const { model, capabilities } = caps([cut, goodAnswer], { maxTokens: 10_000 });
+		const out = await runPass(request(span1, "e8"), capabilities);
+		expect(model.requests.map((r) => r.maxTokens)).toEqual([4096, 8192]);
+		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "raised"]);
+		const capped = caps([cut, goodAnswer], { maxTokens: 6000 });
+		await runPass(request(span1, "e8"), capped.capabilities);
+		expect(capped.model.requests.map((r) => r.maxTokens)).toEqual([4096, 6000]);
+	});
+
+	it("a model that fails every call closes the span narrative-less: ledger and World still land, messages carried", async () => {
+		const { capabilities } = caps([new Error("boom")]);
+		const out = await runPass(request(span1, "e8"), capabilities);
+		expect(out.kind).toBe("narrative-less");
+		expect(out.reason).toBe("model-threw:Error");
+		const folded = foldEntries([...span1, compactionEntry("c1", "e8", "e8", out.details)]);
+		expect(folded.state.rules).toEqual([]);
+		expect(folded.state.commands.map((c) => c.id)).toEqual(["C1", "C2"]);
+		expect(folded.state.workLog).toEqual([{ span: 1, text: "(narrative-less: model-threw:Error)" }]);
+		expect(folded.state.closes[0]).toMatchObject({ kind: "narrative-less", unlabeled: ["u1", "u2"] });
+	});
+
+	it("the next pass offers the carried messages whole and records a rule given there one pass late", async () => {
+		const first = await runPass(request(span1, "e8"), caps([new Error("boom")]).capabilities);
+		const later = chain([assistant("working"), user("and keep going"), assistant("ok"), user("more")], "f", "c1");
+		const branch = [...span1, compactionEntry("c1", "e8", "e8", first.details), ...later];
+		const answer = JSON.stringify({
+			labels: [
+				{ msg: "u1", label: "rule" },
+				{ msg: "u2", label: "not a rule" },
+				{ msg: "u3", label: "not a rule" },
+				{ msg: "u4", label: "not a rule" },
+			],
+			narrative: "kept going",
+			now: "more",
+		});
+		const second = caps([answer]);
+		const out = await runPass(request(branch, "f4"), second.capabilities);
+		expect(second.model.requests[0]?.prompt).toContain(JSON.stringify({ msg: "u1", text: "never add dependencies" }));
+		const folded = foldEntries([...branch, compactionEntry("c2", "f4", "f4", out.details)]);
+		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
+		expect(folded.state.commands.map((c) => c.id)).toEqual(["C1", "C2"]);
+	});
+
+	it("an aborted compaction rejects instead of closing a span", async () => {
+		const controller = new AbortController();
+		const { capabilities } = caps([goodAnswer]);
+		controller.abort();
+		await expect(runPass({ ...request(span1, "e8"), signal: controller.signal }, capabilities)).rejects.toThrow();
+	});
+
+	it("a span too large for one call is chunked, and a chunk that never verifies closes the span partial, carried whole", async () => {
+		const many = chain(
+			Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? user(`message ${i} ${"y".repeat(400)}`) : assistant("ok"))),
+		);
+		const labelAll = (from: number, to: number) =>
+			JSON.stringify({
+				labels: Array.from({ length: to - from + 1 }, (_, i) => ({ msg: `u${from + i}`, label: "not a rule" })),
+				narrative: "part",
+				now: "n",
+			});
+		const { model, capabilities } = caps([labelAll(1, 10), new Error("down")], { contextWindow: 9000 });
+		const out = await runPass({ ...request(many, "e40"), settings: { ...settings, maxChunks: 2 } }, capabilities);
+		expect(out.chunks).toBe(2);
+		expect(model.requests[0]?.prompt).toContain("(chunk 1 of 2)");
+		expect(out.kind).toBe("partial");
+		const close = out.details.events.at(-1)?.event;
+		expect(close).toMatchObject({ type: "span-closed", data: { kind: "partial" } });
+		expect(close?.type === "span-closed" ? close.data.unlabeled.length : 0).toBe(20);
+	});
+
+	it("the footer status names each step and the diff call, and is cleared at the end", async () => {
+		const { statuses, capabilities } = caps([goodAnswer]);
+		await runPass(request(span1, "e8"), capabilities);
+		expect(statuses).toEqual([
+			"Longhaul: fold",
+			"Longhaul: ledger",
+			"Longhaul: world",
+			"Longhaul: diff 1/1",
+			"Longhaul: close",
+			undefined,
+		]);
+	});
+});
