@@ -177,9 +177,9 @@ describe("runPass", () => {
 		expect(out.chunks).toBe(2);
 		expect(model.requests[0]?.prompt).toContain("(chunk 1 of 2)");
 		expect(out.kind).toBe("partial");
-		const close = out.details.events.at(-1)?.event;
-		expect(close).toMatchObject({ type: "span-closed", data: { kind: "partial" } });
-		expect(close?.type === "span-closed" ? close.data.unlabeled.length : 0).toBe(20);
+		const folded = foldEntries([...many, compactionEntry("c1", "e40", "e40", out.details)]);
+		expect(folded.state.closes[0]?.kind).toBe("partial");
+		expect(folded.state.closes[0]?.unlabeled).toHaveLength(20);
 	});
 
 	it("the footer status names each step and the diff call, and is cleared at the end", async () => {

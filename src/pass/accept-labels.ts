@@ -1,0 +1,334 @@
+import * as E from "fp-ts/lib/Either.js";
+import type { Event } from "../events/event.js";
+import { idNumber } from "../events/ids.js";
+import type { UserMessage } from "../events/messages.js";
+import type { State } from "../reducers/state.js";
+import type { RawLabel } from "./answer.js";
+import { type Defect, defect } from "./defects.js";
+import { formatLabel, LABEL_FORMS, type Label, liftTargets, parseLabel, type Target } from "./labels.js";
+import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
+import { ownWords } from "./verify/own-words.js";
+import { type RecordedWords, ruleWords, WORDS_OVER } from "./verify/rule-words.js";
+import { contentWords, readWithdrawal, type Withdrawing, withdrawsWords } from "./verify/withdrawal.js";
+
+/** Why an item of the answer was left out; codes only, so they can be logged. */
+export type DropReason =
+	| "outside-span"
+	| "duplicate-label"
+	| "empty-message"
+	| "self-lift"
+	| "later-target"
+	| "lift-check"
+	| "unknown-target"
+	| "replaced-target"
+	| "unknown-evidence"
+	| "unknown-turn"
+	| "value-not-in-turn"
+	| "empty-text";
+
+/** An item left out: where it was (ids and positions, never text) and why. */
+export interface Dropped {
+	readonly item: string;
+	readonly reason: DropReason;
+}
+
+/** What the labels of one answer come to. */
+export interface LabelsOutcome {
+	readonly events: readonly Event[];
+	readonly defects: readonly Defect[];
+	readonly questions: readonly Question[];
+	readonly dropped: readonly Dropped[];
+	readonly labeled: readonly string[];
+	readonly labels: readonly { readonly msg: string; readonly label: string }[];
+}
+
+/** A rule in force while the answer is applied: `id` is null for one this span gave (its id is not assigned yet). */
+interface Held {
+	readonly id: string | null;
+	readonly text: string;
+	readonly source: string;
+}
+
+/** A rule withdrawn, by state or by this answer. */
+interface Gone {
+	readonly id: string | null;
+	readonly source: string;
+	readonly by: string;
+}
+
+/** A rule label that recorded its own message's words, kept to ask whether it replaces an earlier rule. */
+interface Recorded {
+	readonly msg: UserMessage;
+	readonly words: RecordedWords;
+}
+
+/** The mutable bookkeeping of one application of the labels; local to `acceptLabels`. */
+interface Work {
+	readonly final: boolean;
+	readonly branch: readonly UserMessage[];
+	readonly inForce: Held[];
+	readonly gone: Gone[];
+	readonly events: Event[];
+	readonly defects: Defect[];
+	readonly questions: Question[];
+	readonly dropped: Dropped[];
+	readonly labeled: string[];
+	readonly labels: { msg: string; label: string }[];
+	readonly recorded: Recorded[];
+	/** Each message's own words and each rule's content words, read once: the lift check meets them many times. */
+	readonly own: Map<string, { readonly text: string; readonly read: Withdrawing }>;
+	readonly ruleWords: Map<string, ReadonlySet<string>>;
+}
+
+/** A message's own words, read once per message. */
+function own(work: Work, msg: UserMessage): { readonly text: string; readonly read: Withdrawing } {
+	let found = work.own.get(msg.ref);
+	if (found === undefined) {
+		const text = ownWords(msg.text);
+		found = { text, read: readWithdrawal(text) };
+		work.own.set(msg.ref, found);
+	}
+	return found;
+}
+
+/** A rule's content words, read once per rule text. */
+function wordsOf(work: Work, ruleText: string): ReadonlySet<string> {
+	let words = work.ruleWords.get(ruleText);
+	if (words === undefined) {
+		words = contentWords(ruleText);
+		work.ruleWords.set(ruleText, words);
+	}
+	return words;
+}
+
+/** The store's lift check (`liftAllowed`): the whole message, in its own words, withdraws the rule. */
+function passes(work: Work, by: UserMessage, ruleText: string): boolean {
+	return withdrawsWords(own(work, by).read, wordsOf(work, ruleText));
+}
+
+/** At most this many rules are offered in one question. */
+const MAX_CANDIDATES = 3;
+/** How many replacements a lift follows to find the rule now standing for the one it names. */
+const MAX_CHAIN = 8;
+
+const nameOf = (held: Held): string => held.id ?? held.source;
+const show = (held: Held): ShownRule => ({ id: nameOf(held), text: held.text });
+const earlier = (held: Held, by: UserMessage): boolean => idNumber(held.source) < idNumber(by.ref);
+
+/** The rule a target names, as the reducer finds it: by id, or the newest rule its message gave. */
+function heldIndex(work: Work, target: Target): number {
+	for (let i = work.inForce.length - 1; i >= 0; i--) {
+		const held = work.inForce[i];
+		if (held !== undefined && (held.id === target || held.source === target)) return i;
+	}
+	return -1;
+}
+
+/** The rule in force that replaced the named one (following narrowings of narrowings), if any. */
+function replacement(work: Work, target: Target): Held | undefined {
+	let name = target;
+	for (let step = 0; step < MAX_CHAIN; step++) {
+		const gone = work.gone.findLast((g) => g.id === name || g.source === name);
+		if (gone === undefined) return undefined;
+		const index = heldIndex(work, gone.by);
+		const held = work.inForce[index];
+		if (held !== undefined) return held;
+		name = gone.by;
+	}
+	return undefined;
+}
+
+/** Rules this message could withdraw by the store's check, not already named by its label. */
+function candidates(work: Work, by: UserMessage, label: Label): Held[] {
+	const named = liftTargets(label);
+	return work.inForce
+		.filter((held) => earlier(held, by) && !named.includes(nameOf(held)) && !named.includes(held.source))
+		.filter((held) => passes(work, by, held.text))
+		.slice(0, MAX_CANDIDATES);
+}
+
+/** A lift the store cannot apply as named: a question when rules the message may withdraw exist, else dropped. */
+function unplaced(work: Work, by: UserMessage, label: Label, target: Target, reason: DropReason, named?: Held): void {
+	const offered = work.final ? [] : candidates(work, by, label);
+	if (offered.length === 0) {
+		work.dropped.push({ item: `${by.ref}:${target}`, reason });
+		return;
+	}
+	const shownNamed = named === undefined ? undefined : show(named);
+	work.questions.push(
+		unplacedQuestion(by.ref, formatLabel(label), target, shownNamed, offered.map(show), label.kind === "rule"),
+	);
+}
+
+/** Applies one lift if the store's check passes; otherwise asks or drops. A target this label already lifted is done. */
+function lift(work: Work, by: UserMessage, label: Label, target: Target): void {
+	const item = `${by.ref}:${target}`;
+	if (target === by.ref) work.dropped.push({ item, reason: "self-lift" });
+	else if (target.startsWith("u") && idNumber(target) > idNumber(by.ref)) {
+		work.dropped.push({ item, reason: "later-target" });
+	} else if (heldIndex(work, target) >= 0) liftHeld(work, by, label, target);
+	else if (work.gone.findLast((g) => g.id === target || g.source === target)?.by !== by.ref) {
+		liftReplaced(work, by, label, target);
+	}
+}
+
+/** The named rule is in force: lifted when it came from an earlier message and the store's check passes. */
+function liftHeld(work: Work, by: UserMessage, label: Label, target: Target): void {
+	const index = heldIndex(work, target);
+	const held = work.inForce[index];
+	if (held === undefined) return;
+	if (!earlier(held, by)) {
+		work.dropped.push({ item: `${by.ref}:${target}`, reason: held.source === by.ref ? "self-lift" : "later-target" });
+		return;
+	}
+	if (!passes(work, by, held.text)) {
+		unplaced(work, by, label, target, "lift-check", held);
+		return;
+	}
+	work.inForce.splice(index, 1);
+	work.gone.push({ id: held.id, source: held.source, by: by.ref });
+	work.events.push({ type: "rule-lifted", data: { target, by: by.ref } });
+}
+
+/** The named rule is not in force: if a narrowing replaced it, asked again with the narrowing shown, by name. */
+function liftReplaced(work: Work, by: UserMessage, label: Label, target: Target): void {
+	const narrowing = replacement(work, target);
+	if (narrowing === undefined || narrowing.source === by.ref) unplaced(work, by, label, target, "unknown-target");
+	else if (work.final || !passes(work, by, narrowing.text)) unplaced(work, by, label, target, "replaced-target");
+	else
+		work.questions.push(replacedQuestion(by.ref, formatLabel(label), target, show(narrowing), label.kind === "rule"));
+}
+
+function wordsNote(code: "words-missing" | "words-inside-word" | "words-unwritten", msg: UserMessage): string {
+	switch (code) {
+		case "words-missing":
+			return `${msg.ref} is over ${WORDS_OVER} characters (or holds several goal objectives): give the rule's exact words in "words"`;
+		case "words-inside-word":
+			return `${msg.ref}: "words" start or end inside a word: copy whole words from the message`;
+		case "words-unwritten":
+			return `${msg.ref}: "words" stand in no user message: copy the user's words exactly`;
+		default: {
+			const unknownCode: never = code;
+			return unknownCode;
+		}
+	}
+}
+
+/** A `rule` label: its words copied by code, then its lifts, then the rule itself. */
+function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, words: string | undefined): boolean {
+	const recorded = ruleWords(msg, words, work.branch);
+	if (E.isLeft(recorded)) {
+		const refusal = recorded.left;
+		if (refusal.kind === "drop") {
+			work.dropped.push({ item: msg.ref, reason: refusal.reason });
+			return true;
+		}
+		work.defects.push(defect(refusal.code, wordsNote(refusal.code, msg), msg.ref));
+		return false;
+	}
+	for (const target of label.lifts) lift(work, msg, label, target);
+	const { text, source } = recorded.right;
+	if (!work.inForce.some((held) => held.source === source.ref && held.text === text)) {
+		work.inForce.push({ id: null, text, source: source.ref });
+		work.events.push({ type: "rule-added", data: { words: text, source: source.ref } });
+	}
+	if (label.lifts.length === 0 && source.ref === msg.ref) work.recorded.push({ msg, words: recorded.right });
+	return true;
+}
+
+/** Applies one parsed label; false when it is a defect the model must fix (the message stays unlabeled). */
+function applyLabel(work: Work, msg: UserMessage, label: Label, words: string | undefined): boolean {
+	switch (label.kind) {
+		case "rule":
+			return rule(work, msg, label, words);
+		case "lifts":
+			for (const target of label.targets) lift(work, msg, label, target);
+			return true;
+		case "not-rule":
+		case "one-off":
+			return true;
+		default: {
+			const unknownKind: never = label;
+			return unknownKind;
+		}
+	}
+}
+
+/**
+ * Once the answer is settled: a `rule` whose own words (quoted passages left out) would pass the lift check
+ * against an earlier rule still in force, and whose whole message passes it too, is asked about (at most three
+ * rules per message).
+ */
+function replaceQuestions(work: Work): void {
+	for (const { msg, words } of work.recorded) {
+		const judged = readWithdrawal(own(work, msg).text.slice(words.region.start, words.region.end));
+		const asks = (held: Held) =>
+			earlier(held, msg) && withdrawsWords(judged, wordsOf(work, held.text)) && passes(work, msg, held.text);
+		const asked = work.inForce.filter(asks).slice(0, MAX_CANDIDATES);
+		for (const held of asked) work.questions.push(replaceQuestion(msg.ref, { id: held.source, text: held.text }));
+	}
+}
+
+/** The labels a span's messages got, in message order; the first label for a message wins. */
+function labelsInOrder(
+	work: Work,
+	labels: readonly RawLabel[],
+	toLabel: readonly UserMessage[],
+): { msg: UserMessage; raw: RawLabel }[] {
+	const byRef = new Map(toLabel.map((m) => [m.ref, m]));
+	const chosen = new Map<string, RawLabel>();
+	for (const raw of labels) {
+		if (!byRef.has(raw.msg)) work.dropped.push({ item: raw.msg, reason: "outside-span" });
+		else if (chosen.has(raw.msg)) work.dropped.push({ item: raw.msg, reason: "duplicate-label" });
+		else chosen.set(raw.msg, raw);
+	}
+	const ordered: { msg: UserMessage; raw: RawLabel }[] = [];
+	for (const msg of [...toLabel].sort((a, b) => idNumber(a.ref) - idNumber(b.ref))) {
+		const raw = chosen.get(msg.ref);
+		if (raw === undefined) {
+			work.defects.push(defect("unlabeled", `${msg.ref} has no label: give it one of ${LABEL_FORMS}`, msg.ref));
+		} else ordered.push({ msg, raw });
+	}
+	return ordered;
+}
+
+/**
+ * Applies an answer's labels to the rules in force: rule words copied and checked, lifts applied only when the
+ * store's check passes, the rest asked about (or dropped when `final`), unlabeled messages as defects.
+ */
+export function acceptLabels(
+	state: State,
+	labels: readonly RawLabel[],
+	toLabel: readonly UserMessage[],
+	branch: readonly UserMessage[],
+	final: boolean,
+): LabelsOutcome {
+	const work: Work = {
+		final,
+		branch,
+		inForce: state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source })),
+		gone: state.lifted.map((r) => ({ id: r.id, source: r.source, by: r.by })),
+		events: [],
+		defects: [],
+		questions: [],
+		dropped: [],
+		labeled: [],
+		labels: [],
+		recorded: [],
+		own: new Map(),
+		ruleWords: new Map(),
+	};
+	for (const { msg, raw } of labelsInOrder(work, labels, toLabel)) {
+		const parsed = parseLabel(raw.label);
+		if (E.isLeft(parsed)) {
+			work.defects.push(defect("label-invalid", `${msg.ref}: ${parsed.left}`, msg.ref));
+			continue;
+		}
+		if (!applyLabel(work, msg, parsed.right, raw.words)) continue;
+		work.labeled.push(msg.ref);
+		work.labels.push({ msg: msg.ref, label: formatLabel(parsed.right) });
+	}
+	if (!final) replaceQuestions(work);
+	const { events, defects, questions, dropped, labeled } = work;
+	return { events, defects, questions, dropped, labeled, labels: work.labels };
+}

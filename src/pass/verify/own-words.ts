@@ -1,0 +1,77 @@
+import { quotableRegions } from "./goal-messages.js";
+
+/** A quoted passage of this many words or more is someone else's text, not the user's own words. */
+export const QUOTED_WORDS = 6;
+
+/**
+ * Pairs of quote marks: straight, German (closing with either curly mark; read before curly quotes, whose opening
+ * mark is the German closing one), curly, guillemets both ways, inline code.
+ */
+const QUOTES: readonly RegExp[] = [
+	/"([^"]*)"/g,
+	/\u201e([^\u201c\u201d]*)[\u201c\u201d]/g,
+	/\u201c([^\u201d]*)\u201d/g,
+	/\u00ab([^\u00bb]*)\u00bb/g,
+	/\u00bb([^\u00ab]*)\u00ab/g,
+	/`([^`\n]*)`/g,
+];
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const BLOCKQUOTE = /^[ \t]*>/;
+
+/** Spaces in place of `[start, end)`, keeping line breaks so offsets and lines stay where they were. */
+function blank(chars: string[], start: number, end: number): void {
+	for (let i = start; i < end; i++) if (chars[i] !== "\n") chars[i] = " ";
+}
+
+/** Leaves out code fences (an unclosed one runs to the end) and blockquoted lines. */
+function blankFencesAndBlockquotes(chars: string[], text: string): void {
+	let offset = 0;
+	let fence: string | null = null;
+	for (const line of text.split("\n")) {
+		const opener = FENCE.exec(line)?.[1];
+		const inFence = fence !== null;
+		if (fence === null && opener !== undefined) fence = opener;
+		else if (fence !== null && opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length) {
+			fence = null;
+		}
+		if (inFence || fence !== null || BLOCKQUOTE.test(line)) blank(chars, offset, offset + line.length);
+		offset += line.length + 1;
+	}
+}
+
+function wordCount(text: string): number {
+	return text.split(/\s+/).filter((word) => word !== "").length;
+}
+
+/** Leaves out what lies outside the quotable regions: a pi-goal message's template. */
+function blankOutsideQuotable(chars: string[], text: string): void {
+	let from = 0;
+	for (const region of quotableRegions(text)) {
+		blank(chars, from, region.start);
+		from = region.end;
+	}
+	blank(chars, from, text.length);
+}
+
+/**
+ * The user's own words in a message: the same text with a pi-goal template, code fences, blockquoted lines and
+ * quoted passages of six words or more blanked out (same length, same offsets), so a pasted or relayed withdrawal
+ * withdraws nothing.
+ */
+export function ownWords(text: string): string {
+	const chars = text.split("");
+	blankOutsideQuotable(chars, text);
+	blankFencesAndBlockquotes(chars, text);
+	let current = chars.join("");
+	for (const pattern of QUOTES) {
+		const next = current.split("");
+		for (const match of current.matchAll(pattern)) {
+			if (wordCount(match[1] ?? "") < QUOTED_WORDS) continue;
+			const start = match.index ?? 0;
+			blank(next, start, start + match[0].length);
+		}
+		current = next.join("");
+	}
+	return current;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { contentWords, liftAllowed, saysWithdrawal, withdrawsRule } from "../../../../src/pass/verify/withdrawal.js";
+
+describe("the lift check", () => {
+	it.each([
+		["the DRY: prefix rule is lifted", "every dry-run line must start with DRY:"],
+		["tabs no longer matter", "never use tabs"],
+		["the rule about tabs doesn't apply anymore", "never use tabs"],
+		["indent with spaces instead of tabs", "always indent with tabs"],
+		["forget the changelog rule", "always update the changelog"],
+		["there is no need to squash commits", "squash commits before pushing"],
+	])("passes %j against %j: it withdraws and shares a word", (message, rule) => {
+		expect(liftAllowed(message, rule)).toBe(true);
+	});
+
+	it("refuses a permission, which is a one-off and not a lift", () => {
+		expect(liftAllowed("you may push to main now", "never push to main")).toBe(false);
+		expect(liftAllowed("go ahead and push to main this time", "never push to main")).toBe(false);
+	});
+
+	it("refuses a withdrawal that shares no word with the rule it names", () => {
+		expect(liftAllowed("the tabs rule no longer applies", "never add dependencies")).toBe(false);
+	});
+
+	it("refuses a message that shares words but withdraws nothing", () => {
+		expect(liftAllowed("use tabs in the Makefile", "never use tabs")).toBe(false);
+	});
+
+	it("counts 'instead of' only before the rule's own words", () => {
+		expect(saysWithdrawal("use pnpm instead of npm", "never use tabs")).toBe(false);
+		expect(saysWithdrawal("indent with spaces instead of tabs", "never use tabs")).toBe(true);
+	});
+
+	it("does not read 'don't forget' or 'no longer than' as withdrawals", () => {
+		expect(liftAllowed("don't forget the changelog", "always update the changelog")).toBe(false);
+		expect(liftAllowed("keep functions no longer than 40 lines", "functions stay under 40 lines")).toBe(false);
+	});
+
+	it("judges only the user's own words: a quoted or pasted withdrawal withdraws nothing", () => {
+		const pasted = 'the bot said "the rule about tabs no longer applies here" but I disagree';
+		expect(liftAllowed(pasted, "never use tabs")).toBe(false);
+		expect(liftAllowed("from the log:\n> tabs rule lifted\nkeep going", "never use tabs")).toBe(false);
+		expect(liftAllowed("```\ntabs rule lifted\n```", "never use tabs")).toBe(false);
+	});
+
+	it("shares a word across plural and possessive forms, but not through stop words", () => {
+		expect(contentWords("Tabs and the user's files, dependencies")).toEqual(
+			new Set(["tab", "user", "file", "dependency"]),
+		);
+		expect(withdrawsRule("the rule no longer applies", "this rule applies always")).toBe(false);
+	});
+});
