@@ -43,6 +43,8 @@ export interface PassRequest {
 /** What a pass produced: the compaction pi stores, the span record to append after it, and the figures to log. */
 export interface PassOutcome {
 	readonly span: number;
+	/** The state before the pass, as folded from the branch. */
+	readonly before: State;
 	readonly summary: string;
 	readonly details: CompactionDetails;
 	readonly spanRecord: Omit<SpanRecord, "compactionId">;
@@ -220,6 +222,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	const values = closed.events.flatMap((e) => (e.type === "value-recorded" ? [{ ...e.data }] : []));
 	return {
 		span: slice.span,
+		before: state,
 		summary: closed.rendered.text,
 		details: closed.details,
 		spanRecord: { v: 1, span: slice.span, labels, commands, errors, values, chunks: chunkCount, calls: calls.length },

@@ -1,0 +1,74 @@
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { State } from "../../reducers/state.js";
+import type { LogRecordOf, LogSession } from "../log/index.js";
+import type { PassOutcome } from "../pass/run-pass.js";
+
+/** The session fields every log record carries. */
+export function sessionFields(pi: ExtensionAPI, ctx: ExtensionContext): LogSession {
+	const model = ctx.model === undefined ? null : `${ctx.model.provider}/${ctx.model.id}`;
+	return {
+		cwd: ctx.cwd,
+		sessionId: ctx.sessionManager.getSessionId() ?? null,
+		model,
+		thinkingLevel: pi.getThinkingLevel(),
+	};
+}
+
+function carried(state: State): LogRecordOf<"compaction">["carried"] {
+	return {
+		rules: state.rules.length,
+		lifted: state.lifted.length,
+		decisions: state.decisions.length,
+		deadEnds: state.deadEnds.length,
+		notes: state.notes.length,
+		values: state.values.length,
+		openErrors: state.errors.filter((e) => e.fixedBy === null).length,
+		workLog: state.workLog.length,
+	};
+}
+
+const round = (n: number) => Math.max(0, Math.round(n));
+
+/** The `compaction` record of a finished pass: codes, counts and lengths, never message text. */
+export function compactionRecord(
+	session: LogSession,
+	outcome: PassOutcome,
+	extra: {
+		tokensBefore: number;
+		durationMs: number;
+		configured: string | null;
+		used: string;
+		notUsed: string | null;
+		reasoning: string | null;
+	},
+): LogRecordOf<"compaction"> {
+	const usage = outcome.calls.reduce(
+		(sum, c) => ({ ...sum, input: sum.input + round(c.inputTokens), output: sum.output + round(c.outputTokens) }),
+		{ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+	);
+	const world = outcome.world.taken
+		? { taken: true as const, ms: outcome.timings.world ?? 0 }
+		: { taken: false as const, reason: outcome.world.reason };
+	return {
+		event: "compaction",
+		...session,
+		span: outcome.span,
+		tokensBefore: round(extra.tokensBefore),
+		summaryChars: outcome.summary.length,
+		narrative: {
+			mode: "single",
+			kind: outcome.kind,
+			calls: outcome.calls.length,
+			accepted: outcome.accepted,
+			dropped: { ...outcome.dropped },
+			usage,
+			timings: { ...outcome.timings },
+			reasoning: extra.reasoning,
+		},
+		route: { configured: extra.configured, used: extra.used, notUsed: extra.notUsed },
+		capFit: { ...outcome.capFit },
+		world,
+		carried: carried(outcome.before),
+		durationMs: Math.max(0, extra.durationMs),
+	};
+}

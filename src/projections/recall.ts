@@ -1,0 +1,90 @@
+import type { LocatedSpanRecord } from "../events/branch-events.js";
+import type { SpanRecord } from "../events/entries.js";
+import type { UserMessage } from "../events/messages.js";
+import type { State } from "../reducers/state.js";
+
+/** What `longhaul_recall` can look up: the state, the span records and the branch's user messages. */
+export interface RecallSources {
+	readonly state: State;
+	readonly spanRecords: readonly LocatedSpanRecord[];
+	readonly users: readonly UserMessage[];
+}
+
+function spanDetail(record: SpanRecord, state: State): string {
+	const close = state.closes.find((c) => c.span === record.span);
+	const lines = [
+		`Span ${record.span} (compaction entry ${record.compactionId}, ${close?.kind ?? "unknown close"})`,
+		`narrative: ${state.workLog.find((l) => l.span === record.span)?.text ?? "(none)"}`,
+		`chunks ${record.chunks ?? 0}, model calls ${record.calls ?? 0}`,
+		...(record.labels ?? []).map((l) => `label ${l.msg}: ${l.label}`),
+		...(record.commands ?? []).map((c) => `${c.id} [exit ${c.exitCode ?? "?"}] ${c.command}`),
+		...(record.errors ?? []).map((e) => `${e.id} (${e.tool}): ${e.head}`),
+		...(record.values ?? []).map((v) => `value ${v.name}: ${v.value} (${v.source})`),
+		...(record.excused ?? []).map((x) => `excused ${x.check}: ${x.reason}`),
+	];
+	return lines.join("\n");
+}
+
+function labelsOf(ref: string, records: readonly LocatedSpanRecord[]): string[] {
+	return records.flatMap((r) =>
+		(r.record.labels ?? []).filter((l) => l.msg === ref).map((l) => `labeled "${l.label}" in span ${r.record.span}`),
+	);
+}
+
+function ruleDetail(ref: string, sources: RecallSources): string | undefined {
+	const inForce = sources.state.rules.find((r) => r.id === ref);
+	const lifted = sources.state.lifted.find((r) => r.id === ref);
+	const rule = inForce ?? lifted;
+	if (rule === undefined) return undefined;
+	const status = lifted === undefined ? "in force" : `lifted by ${lifted.by}`;
+	return `${rule.id} (${status}), from ${rule.source}:\n${rule.text}`;
+}
+
+function ledgerDetail(ref: string, sources: RecallSources): string | undefined {
+	const command = sources.state.commands.find((c) => c.id === ref);
+	if (command !== undefined)
+		return `${command.id} (span ${command.span}, ${command.by === "user" ? "the user's own run" : "bash tool"}) exit ${command.exitCode ?? "unknown"}:\n${command.command}`;
+	const error = sources.state.errors.find((e) => e.id === ref);
+	if (error === undefined) return undefined;
+	const status = error.fixedBy === null ? "open" : `fixed by ${error.fixedBy}`;
+	const from = error.command === null ? "" : `, from ${error.command}`;
+	return `${error.id} (${error.tool}, span ${error.span}${from}, ${status}):\n${error.head}`;
+}
+
+function findingDetail(ref: string, state: State): string | undefined {
+	const found = [...state.decisions, ...state.deadEnds].find((f) => f.id === ref);
+	if (found !== undefined)
+		return `${found.id}: ${found.text}${found.evidence.length > 0 ? `\nevidence: ${found.evidence.join(", ")}` : ""}`;
+	const note = state.notes.find((n) => n.id === ref);
+	return note === undefined ? undefined : `${note.id}: ${note.text}`;
+}
+
+/** The detail behind a ref (a span number, `R`, `u`, `C`, `E`, `D`, `X` or `N` id), or why there is none. Read-only. */
+export function recall(ref: string, sources: RecallSources): string {
+	const wanted = ref.trim();
+	if (/^[1-9][0-9]{0,8}$/.test(wanted)) {
+		const record = sources.spanRecords.find((r) => r.record.span === Number(wanted));
+		return record === undefined
+			? `No detail is recorded for span ${wanted}.`
+			: spanDetail(record.record, sources.state);
+	}
+	const kind = wanted.charAt(0);
+	const found =
+		kind === "R"
+			? ruleDetail(wanted, sources)
+			: kind === "C" || kind === "E"
+				? ledgerDetail(wanted, sources)
+				: kind === "D" || kind === "X" || kind === "N"
+					? findingDetail(wanted, sources.state)
+					: kind === "u"
+						? userDetail(wanted, sources)
+						: undefined;
+	return found ?? `Nothing is known as "${wanted.slice(0, 40)}". Refs are a span number or R, u, C, E, D, X, N ids.`;
+}
+
+function userDetail(ref: string, sources: RecallSources): string | undefined {
+	const message = sources.users.find((u) => u.ref === ref);
+	if (message === undefined) return undefined;
+	const labels = labelsOf(ref, sources.spanRecords);
+	return [`${ref}${labels.length > 0 ? ` (${labels.join("; ")})` : ""}:`, message.text].join("\n");
+}

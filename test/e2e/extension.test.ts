@@ -1,0 +1,180 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { foldEntries } from "../../src/reducers/index.js";
+import { isDiffCall, labeler } from "../support/fake-summarizer.js";
+import { callBash, callTool, fail, type Harness, say, startSession } from "../support/pi-harness.js";
+import { repoRoot } from "../support/shared.js";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+function logPath(): string {
+	return join(mkdtempSync(join(tmpdir(), "longhaul-e2e-log-")), "log.jsonl");
+}
+
+function records(path: string): Record<string, unknown>[] {
+	if (!existsSync(path)) return [];
+	return readFileSync(path, "utf8")
+		.split("\n")
+		.filter((line) => line !== "")
+		.map((line) => JSON.parse(line));
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+async function start(env: Record<string, string> = {}, extension = repoRoot): Promise<Harness> {
+	harness = await startSession({ extensionPaths: [extension], env, keepRecentTokens: 1 });
+	return harness;
+}
+
+describe("Longhaul inside a real pi session", () => {
+	it("two compactions keep the first span's rules verbatim, lift only by the user's words, and append span records and lines", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log });
+		h.model.scriptSide(labeler({ "is lifted": "R1" }), labeler({ "is lifted": "R1" }));
+		h.model.scriptAgent(say("ok"), say("ok"), callBash("echo '3 failed'; exit 1"), say("the tests fail"));
+		await h.prompt("never add dependencies without asking");
+		await h.prompt("always run the linter before you commit");
+		await h.prompt("run the tests");
+		await h.compact();
+		h.model.scriptAgent(say("noted"), callBash("echo 12 passed"), say("green now"), say("ok"));
+		await h.prompt("the dependencies rule is lifted, you may add zod");
+		await h.prompt("run the tests again");
+		await h.prompt("thanks");
+		await h.compact();
+		await tick();
+		const branch = h.branch();
+		const compactions = branch.filter((e) => e.type === "compaction");
+		expect(compactions).toHaveLength(2);
+		const second = compactions[1];
+		expect(second?.type === "compaction" ? second.summary : "").toContain("> always run the linter before you commit");
+		expect(second?.type === "compaction" ? second.summary : "").not.toContain(
+			"> never add dependencies without asking",
+		);
+		const customs = branch.flatMap((e) => (e.type === "custom" ? [e.customType] : []));
+		expect(customs.filter((c) => c === "compaction-state.span")).toHaveLength(2);
+		expect(customs.filter((c) => c === "compaction-state.line")).toHaveLength(2);
+		const { state } = foldEntries(branch);
+		expect(state.rules.map((r) => r.text)).toEqual(["always run the linter before you commit"]);
+		expect(state.lifted.map((r) => [r.text, r.by])).toEqual([["never add dependencies without asking", "u4"]]);
+		expect(state.commands.map((c) => [c.id, c.exitCode])).toEqual([
+			["C1", 1],
+			["C2", 0],
+		]);
+		expect(h.model.calls.filter(isDiffCall)).toHaveLength(2);
+		const events = records(log).map((r) => r.event);
+		expect(events).toEqual(expect.arrayContaining(["extension-loaded", "compaction", "compacted"]));
+		const text = readFileSync(log, "utf8");
+		for (const words of ["never add dependencies", "run the linter", "zod", "3 failed"])
+			expect(text).not.toContain(words);
+	});
+
+	it("/tree to an earlier point shows the state of that branch", async () => {
+		const h = await start();
+		h.model.scriptSide(labeler({ "is lifted": "R1" }), labeler({ "is lifted": "R1" }));
+		h.model.scriptAgent(say("ok"), say("ok"), say("ok"), say("ok"));
+		await h.prompt("never push to main");
+		await h.prompt("next");
+		await h.compact();
+		const afterFirst = h.branch().at(-1)?.id ?? "";
+		await h.prompt("the push rule is lifted");
+		await h.prompt("more");
+		await h.compact();
+		await tick();
+		await h.prompt("/longhaul");
+		expect(h.ui.notices.at(-1)?.message).not.toContain("> never push to main");
+		await h.navigateTree(afterFirst);
+		await h.prompt("/longhaul");
+		expect(h.ui.notices.at(-1)?.message).toContain("> never push to main");
+	});
+
+	it("a model that fails every call ends in a narrative-less close, and the session goes on", async () => {
+		const h = await start();
+		h.model.scriptSide(fail("overloaded"), fail("overloaded"));
+		h.model.scriptAgent(say("ok"), say("ok"), say("ok"), say("still here"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.prompt("and then");
+		await h.compact();
+		await h.prompt("are you there?");
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("(narrative-less: model-error)");
+		expect(h.ui.notices.some((n) => n.message.includes("narrative-less"))).toBe(true);
+		const last = h.branch().at(-1);
+		expect(last?.type === "message" && last.message.role === "assistant" ? last.message.content : []).toEqual([
+			{ type: "text", text: "still here" },
+		]);
+		expect(foldEntries(h.branch()).state.closes[0]).toMatchObject({
+			kind: "narrative-less",
+			unlabeled: ["u1", "u2", "u3"],
+		});
+		expect(foldEntries(h.branch()).state.rules).toEqual([]);
+	});
+
+	it("a pass that throws ends in pi's own compaction and a fallback record", async () => {
+		const log = logPath();
+		const faulty = join(repoRoot, "test/fixtures/extensions/longhaul-faulty.ts");
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log }, faulty);
+		h.model.scriptSide("## Goal\npi's own summary", "## Turn\nthe turn so far");
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.compact();
+		await tick();
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("pi's own summary");
+		const fallback = records(log).find((r) => r.event === "fallback");
+		expect(fallback).toMatchObject({ reason: "pass-threw", errorClass: "Error", error: "injected fault" });
+		const line = h.branch().find((e) => e.type === "custom" && e.customType === "compaction-state.line");
+		expect(line?.type === "custom" ? line.data : undefined).toEqual({ stateFormat: 1, fallback: "Error" });
+	});
+
+	it("PI_COMPACTOR=pi leaves pi's summary in place and still logs what happened", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACTOR: "pi", PI_COMPACT_STATE_DEBUG: log });
+		h.model.scriptSide("## Goal\npi's own summary", "## Turn\nthe turn so far");
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.compact();
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("pi's own summary");
+		expect(compaction?.type === "compaction" ? compaction.details : undefined).not.toMatchObject({ longhaul: true });
+		const events = records(log).map((r) => r.event);
+		expect(events).toContain("compacted");
+		expect(events).not.toContain("compaction");
+		expect(records(log).find((r) => r.event === "compacted")).toMatchObject({ fromExtension: false, reason: "pi" });
+	});
+
+	it("longhaul_remember keeps a note through the next compaction, and longhaul_recall reads a rule back", async () => {
+		const h = await start();
+		h.model.scriptSide(labeler());
+		h.model.scriptAgent(
+			callTool("longhaul_remember", { note: "the flaky test is net.test.ts" }),
+			say("remembered"),
+			say("ok"),
+			say("ok"),
+		);
+		await h.prompt("remember the flaky test");
+		await h.prompt("never add dependencies");
+		await h.prompt("go on");
+		await h.compact();
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("N1: the flaky test is net.test.ts");
+		h.model.scriptAgent(callTool("longhaul_recall", { ref: "R1" }), say("done"));
+		await h.prompt("what rule is R1?");
+		const results = h
+			.branch()
+			.flatMap((e) =>
+				e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_recall"
+					? [e.message.content]
+					: [],
+			);
+		expect(JSON.stringify(results)).toContain("never add dependencies");
+	});
+});
