@@ -42,10 +42,11 @@ export function compactionRecord(
 		reasoning: string | null;
 	},
 ): LogRecordOf<"compaction"> {
-	const usage = outcome.calls.reduce(
-		(sum, c) => ({ ...sum, input: sum.input + round(c.inputTokens), output: sum.output + round(c.outputTokens) }),
-		{ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
-	);
+	const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+	for (const call of outcome.calls) {
+		usage.input += round(call.inputTokens);
+		usage.output += round(call.outputTokens);
+	}
 	const world = outcome.world.taken
 		? { taken: true as const, ms: outcome.timings.world ?? 0 }
 		: { taken: false as const, reason: outcome.world.reason };
