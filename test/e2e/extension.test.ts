@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
@@ -176,5 +177,83 @@ describe("Longhaul inside a real pi session", () => {
 					: [],
 			);
 		expect(JSON.stringify(results)).toContain("never add dependencies");
+	});
+});
+
+describe("Longhaul's edges inside pi", () => {
+	it("old reasoning in the kept window is left out of the context, logged once per kept window", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log });
+		h.model.scriptSide(labeler());
+		const thinking = (secret: string, text: string) =>
+			fauxAssistantMessage([
+				{ type: "thinking", thinking: secret },
+				{ type: "text", text },
+			]);
+		h.model.scriptAgent(thinking("SECRET-A", "first"), thinking("SECRET-B", "second"), say("third"), say("fourth"));
+		await h.prompt("start");
+		await h.prompt("go on");
+		await h.compact();
+		await h.prompt("what now?");
+		await h.prompt("and now?");
+		const agentCalls = h.model.calls.filter((c) => c.kind === "agent");
+		const seen = JSON.stringify(agentCalls.at(-2)?.context.messages);
+		expect(seen).toContain("second");
+		expect(seen).not.toContain("SECRET-B");
+		const strips = records(log).filter((r) => r.event === "kept-window-strip");
+		expect(strips).toHaveLength(1);
+		expect(strips[0]).toMatchObject({ strippedBlocks: 1, strippedChars: "SECRET-B".length });
+	});
+
+	it("/longhaul-report names no path outside ~ and no words of the session", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log });
+		h.model.scriptSide(labeler());
+		h.model.scriptAgent(say("ok"), say("ok"), callBash("echo hello-from-the-shell"), say("done"));
+		await h.prompt("never store the passphrase swordfish");
+		await h.prompt("run it");
+		await h.compact();
+		await h.prompt("/longhaul-report");
+		const report = h.ui.notices.at(-1)?.message ?? "";
+		expect(report).toContain("compaction");
+		for (const secret of ["swordfish", "passphrase", "hello-from-the-shell", h.cwd, tmpdir()])
+			expect(report).not.toContain(secret);
+	});
+
+	it("a compaction pi could not finish is reported as compact-failed at the next input", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACTOR: "pi", PI_COMPACT_STATE_DEBUG: log });
+		h.model.scriptSide(fail("overloaded"), fail("overloaded"));
+		h.model.scriptAgent(say("ok"), say("ok"), say("still here"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await expect(h.compact()).rejects.toThrow();
+		await h.prompt("hello again");
+		expect(records(log).filter((r) => r.event === "compact-failed")).toMatchObject([{ reason: "no-compaction-entry" }]);
+	});
+
+	it("an unknown PI_COMPACTOR stands Longhaul down with one notice", async () => {
+		const h = await start({ PI_COMPACTOR: "sumarizer" });
+		expect(h.ui.notices.filter((n) => n.message.includes("PI_COMPACTOR"))).toHaveLength(1);
+		h.model.scriptSide("## Goal\npi's summary", "## Turn\nprefix");
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.compact();
+		expect(h.branch().find((e) => e.type === "compaction")).toMatchObject({
+			summary: expect.stringContaining("pi's summary"),
+		});
+	});
+
+	it("a bad longhaul.json value is named in one notice and its default used", async () => {
+		harness = await startSession({
+			extensionPaths: [repoRoot],
+			keepRecentTokens: 1,
+			projectFiles: { ".pi/longhaul.json": JSON.stringify({ maxChunks: "many", summaryChars: 500 }) },
+		});
+		const notices = harness.ui.notices.filter((n) => n.message.startsWith("Longhaul config"));
+		expect(notices).toHaveLength(1);
+		expect(notices[0]?.message).toContain("maxChunks");
+		expect(notices[0]?.message).toContain("summaryChars");
 	});
 });
