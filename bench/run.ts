@@ -1,6 +1,7 @@
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { foldBench } from "./fold-bench.js";
+import { passBench } from "./pass-bench.js";
 import { stateBench } from "./state-bench.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -9,3 +10,4 @@ const shared = resolve(root, "../shared/fixtures/transcripts");
 process.stdout.write("Longhaul benchmarks (SPEC 6); each figure is a ratio to a baseline measured in this run\n");
 foldBench();
 stateBench(resolve(shared, "before-compaction.jsonl"));
+await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);

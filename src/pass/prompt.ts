@@ -6,10 +6,12 @@ import { LABEL_FORMS } from "./labels.js";
 
 /** A user message is shown whole up to this many characters, with "…" where a longer one is cut (seed). */
 export const SHOWN_MESSAGE_CHARS = 240;
-const ASSISTANT_CHARS = 200;
-const ARGS_CHARS = 120;
-const RESULT_HEAD = 120;
-const RESULT_TAIL = 80;
+const ASSISTANT_CHARS = 120;
+const ARGS_CHARS = 100;
+const RESULT_HEAD = 80;
+const RESULT_TAIL = 50;
+/** Tools whose successful result only echoes what the call line already says (the path, or the file itself). */
+const QUIET_TOOLS = new Set(["read", "edit", "write"]);
 
 /** What the diff prompt is built from. */
 export interface PromptInput {
@@ -57,6 +59,13 @@ function argsText(args: unknown): string {
 	return JSON.stringify(args) ?? "";
 }
 
+/** A bash call is named by its ledger id (its command is in the ledger); another call by its tool and arguments. */
+function callLine(call: { readonly name: string; readonly arguments: unknown }, id: string | undefined) {
+	return id === undefined
+		? { role: "call", tool: call.name, args: cut(argsText(call.arguments), ARGS_CHARS) }
+		: { role: "call", tool: call.name, id };
+}
+
 /** One JSON line per step, roles as data: text inside can never pose as another role (SECURITY-NOTES). */
 function condensed(
 	messages: readonly Message[],
@@ -71,11 +80,11 @@ function condensed(
 			lines.push(JSON.stringify({ role: "user", msg: ref ?? "?" }));
 		} else if (m.role === "assistant") {
 			if (m.text.trim() !== "") lines.push(JSON.stringify({ role: "assistant", text: cut(m.text, ASSISTANT_CHARS) }));
-			for (const call of m.toolCalls)
-				lines.push(JSON.stringify({ role: "call", tool: call.name, args: cut(argsText(call.arguments), ARGS_CHARS) }));
+			for (const call of m.toolCalls) lines.push(JSON.stringify(callLine(call, calls.get(call.id))));
 			if (m.stopReason === "error")
 				lines.push(JSON.stringify({ role: "assistant-error", text: cut(m.errorMessage, ASSISTANT_CHARS) }));
 		} else if (m.role === "toolResult") {
+			if (!m.isError && QUIET_TOOLS.has(m.toolName)) continue;
 			const id = calls.get(m.toolCallId);
 			const result = {
 				role: "result",
