@@ -257,3 +257,42 @@ describe("Longhaul's edges inside pi", () => {
 		expect(notices[0]?.message).toContain("summaryChars");
 	});
 });
+
+describe("Longhaul's model call inside pi", () => {
+	it("asks a model that cannot turn reasoning off for its lowest level, and logs that level", async () => {
+		const log = logPath();
+		harness = await startSession({
+			extensionPaths: [repoRoot],
+			keepRecentTokens: 1,
+			env: { PI_COMPACT_STATE_DEBUG: log },
+			models: [{ id: "thinker", reasoning: true, thinkingLevelMap: { off: null } }],
+		});
+		const h = harness;
+		h.model.scriptSide(labeler());
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.compact();
+		const diff = h.model.calls.find(isDiffCall);
+		expect(diff?.options?.reasoning).toBe("minimal");
+		expect(diff?.options?.maxTokens).toBe(4096);
+		const compaction = records(log).find((r) => r.event === "compaction");
+		expect(compaction).toMatchObject({ narrative: { reasoning: "minimal" }, route: { used: "faux/thinker" } });
+	});
+
+	it("turns reasoning off for a model that allows it", async () => {
+		harness = await startSession({
+			extensionPaths: [repoRoot],
+			keepRecentTokens: 1,
+			models: [{ id: "thinker", reasoning: true }],
+			thinkingLevel: "high",
+		});
+		const h = harness;
+		h.model.scriptSide(labeler());
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.compact();
+		expect(h.model.calls.find(isDiffCall)?.options?.reasoning).toBeUndefined();
+	});
+});
