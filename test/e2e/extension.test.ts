@@ -296,3 +296,61 @@ describe("Longhaul's model call inside pi", () => {
 		expect(h.model.calls.find(isDiffCall)?.options?.reasoning).toBeUndefined();
 	});
 });
+
+describe("what the user sees of a pass", () => {
+	it("the footer names each step while a pass runs and clears it after; a fallback names itself in a notice", async () => {
+		const h = await start();
+		h.model.scriptSide(labeler());
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.compact();
+		const longhaul = h.ui.statusChanges.filter((c) => c.key === "longhaul").map((c) => c.text);
+		expect(longhaul).toEqual([
+			"Longhaul: fold",
+			"Longhaul: ledger",
+			"Longhaul: world",
+			"Longhaul: diff 1/1",
+			"Longhaul: close",
+			undefined,
+		]);
+		await h.dispose();
+		const faulty = join(repoRoot, "test/fixtures/extensions/longhaul-faulty.ts");
+		const f = await start({}, faulty);
+		f.model.scriptSide("## Goal\npi's own summary", "## Turn\nprefix");
+		f.model.scriptAgent(say("ok"), say("ok"));
+		await f.prompt("never add dependencies");
+		await f.prompt("next");
+		await f.compact();
+		expect(f.ui.notices.map((n) => n.message)).toContain(
+			"Longhaul: the pass failed (Error); pi's own compaction takes over.",
+		);
+	});
+
+	it("a compaction cancelled mid-pass logs aborted, stores nothing, and the session goes on", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log });
+		h.model.scriptSide(() => {
+			h.session.abortCompaction();
+			return "{}";
+		});
+		h.model.scriptAgent(say("ok"), say("ok"), say("back"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await expect(h.compact()).rejects.toThrow();
+		expect(h.branch().some((e) => e.type === "compaction")).toBe(false);
+		expect(records(log).find((r) => r.event === "aborted")).toMatchObject({ reason: "signal" });
+		expect(records(log).some((r) => r.event === "fallback")).toBe(false);
+		await h.prompt("still there?");
+		expect(records(log).some((r) => r.event === "compact-failed")).toBe(false);
+	});
+
+	it("extension-loaded names pi's version and that it is the verified one", async () => {
+		const log = logPath();
+		await start({ PI_COMPACT_STATE_DEBUG: log });
+		expect(records(log).find((r) => r.event === "extension-loaded")).toMatchObject({
+			piVersion: "0.73.1",
+			piVersionVerified: true,
+		});
+	});
+});
