@@ -7,8 +7,9 @@ import type { RawLabel } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
 import { formatLabel, LABEL_FORMS, type Label, liftTargets, parseLabel, type Target } from "./labels.js";
 import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
+import { exactWords, pickWords } from "./verify/earlier-words.js";
 import { ownWords } from "./verify/own-words.js";
-import { type RecordedWords, ruleWords, WORDS_OVER } from "./verify/rule-words.js";
+import { type RecordedWords, ruleWords, WORDS_OVER, type WordsRefusal } from "./verify/rule-words.js";
 import { contentWords, readWithdrawal, type Withdrawing, withdrawsWords } from "./verify/withdrawal.js";
 
 /** Why an item of the answer was left out; codes only, so they can be logged. */
@@ -16,6 +17,7 @@ export type DropReason =
 	| "outside-span"
 	| "duplicate-label"
 	| "empty-message"
+	| "excerpt-words"
 	| "self-lift"
 	| "later-target"
 	| "lift-check"
@@ -30,6 +32,22 @@ export type DropReason =
 export interface Dropped {
 	readonly item: string;
 	readonly reason: DropReason;
+}
+
+/** What the labels are judged against; the takeover's sets are empty outside a takeover. */
+export interface LabelContext {
+	/** The state so far. */
+	readonly state: State;
+	/** The messages that may be labeled: all need a label but the standing picks. */
+	readonly toLabel: readonly UserMessage[];
+	/** Every user message of the branch, oldest first: a quote binds to the newest that holds it. */
+	readonly branch: readonly UserMessage[];
+	/** Takeover: earlier messages the standing-rule reader picked; each needs no label and is recorded whole unless labeled. */
+	readonly standing?: ReadonlySet<string>;
+	/** Takeover: earlier messages the prompt showed cut to their start; a rule there records only the exact words given. */
+	readonly excerpted?: ReadonlySet<string>;
+	/** Messages offered again (carried, or earlier ones in a takeover): a label other than `rule` withdraws their rules in force. */
+	readonly reopened?: ReadonlySet<string>;
 }
 
 /** What the labels of one answer come to. */
@@ -66,6 +84,9 @@ interface Recorded {
 interface Work {
 	readonly final: boolean;
 	readonly branch: readonly UserMessage[];
+	readonly standing: ReadonlySet<string>;
+	readonly excerpted: ReadonlySet<string>;
+	readonly reopened: ReadonlySet<string>;
 	readonly inForce: Held[];
 	readonly gone: Gone[];
 	readonly events: Event[];
@@ -214,9 +235,23 @@ function wordsNote(code: "words-missing" | "words-inside-word" | "words-unwritte
 	}
 }
 
+/** Why a rule label records nothing; an earlier message shown cut records only exact words, or nothing. */
+type Refusal = WordsRefusal | { readonly kind: "drop"; readonly reason: "excerpt-words" };
+
+/** The words a rule label records: exact words for a cut earlier message; a standing pick whole when words fail. */
+function recordedWords(work: Work, msg: UserMessage, words: string | undefined): E.Either<Refusal, RecordedWords> {
+	if (work.excerpted.has(msg.ref)) {
+		const exact = exactWords(msg, words);
+		return exact === undefined ? E.left({ kind: "drop", reason: "excerpt-words" }) : E.right(exact);
+	}
+	const found = ruleWords(msg, words, work.branch);
+	const whole = E.isLeft(found) && work.standing.has(msg.ref) ? pickWords(msg) : undefined;
+	return whole === undefined ? found : E.right(whole);
+}
+
 /** A `rule` label: its words copied by code, then its lifts, then the rule itself. */
 function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, words: string | undefined): boolean {
-	const recorded = ruleWords(msg, words, work.branch);
+	const recorded = recordedWords(work, msg, words);
 	if (E.isLeft(recorded)) {
 		const refusal = recorded.left;
 		if (refusal.kind === "drop") {
@@ -236,16 +271,46 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
 	return true;
 }
 
+/**
+ * A standing pick left unlabeled: recorded whole, in message order, unless a rule from its message is already in
+ * force or was lifted (an earlier pass judged it).
+ */
+function recordPick(work: Work, msg: UserMessage): void {
+	const judged = work.inForce.some((held) => held.source === msg.ref) || work.gone.some((g) => g.source === msg.ref);
+	const words = judged ? undefined : pickWords(msg);
+	if (words === undefined) return;
+	work.inForce.push({ id: null, text: words.text, source: msg.ref });
+	work.events.push({ type: "rule-added", data: { words: words.text, source: msg.ref } });
+	work.recorded.push({ msg, words });
+}
+
+/**
+ * A message offered again and now labeled other than `rule`: the rules in force an earlier pass recorded from it
+ * (a standing pick recorded while no answer verified) are withdrawn, as the model now judges it.
+ */
+function withdrawOwn(work: Work, msg: UserMessage): void {
+	if (!work.reopened.has(msg.ref)) return;
+	for (let i = work.inForce.length - 1; i >= 0; i--) {
+		const held = work.inForce[i];
+		if (held === undefined || held.id === null || held.source !== msg.ref) continue;
+		work.inForce.splice(i, 1);
+		work.gone.push({ id: held.id, source: held.source, by: msg.ref });
+		work.events.push({ type: "rule-lifted", data: { target: held.id, by: msg.ref } });
+	}
+}
+
 /** Applies one parsed label; false when it is a defect the model must fix (the message stays unlabeled). */
 function applyLabel(work: Work, msg: UserMessage, label: Label, words: string | undefined): boolean {
 	switch (label.kind) {
 		case "rule":
 			return rule(work, msg, label, words);
 		case "lifts":
+			withdrawOwn(work, msg);
 			for (const target of label.targets) lift(work, msg, label, target);
 			return true;
 		case "not-rule":
 		case "one-off":
+			withdrawOwn(work, msg);
 			return true;
 		default: {
 			const unknownKind: never = label;
@@ -269,12 +334,15 @@ function replaceQuestions(work: Work): void {
 	}
 }
 
-/** The labels a span's messages got, in message order; the first label for a message wins. */
+/**
+ * The labels a span's messages got, in message order; the first label for a message wins. A standing pick left
+ * unlabeled comes with no label; any other unlabeled message is a defect.
+ */
 function labelsInOrder(
 	work: Work,
 	labels: readonly RawLabel[],
 	toLabel: readonly UserMessage[],
-): { msg: UserMessage; raw: RawLabel }[] {
+): { msg: UserMessage; raw: RawLabel | undefined }[] {
 	const byRef = new Map(toLabel.map((m) => [m.ref, m]));
 	const chosen = new Map<string, RawLabel>();
 	for (const raw of labels) {
@@ -282,32 +350,33 @@ function labelsInOrder(
 		else if (chosen.has(raw.msg)) work.dropped.push({ item: raw.msg, reason: "duplicate-label" });
 		else chosen.set(raw.msg, raw);
 	}
-	const ordered: { msg: UserMessage; raw: RawLabel }[] = [];
+	const ordered: { msg: UserMessage; raw: RawLabel | undefined }[] = [];
 	for (const msg of [...toLabel].sort((a, b) => idNumber(a.ref) - idNumber(b.ref))) {
 		const raw = chosen.get(msg.ref);
-		if (raw === undefined) {
+		if (raw === undefined && work.standing.has(msg.ref)) ordered.push({ msg, raw });
+		else if (raw === undefined) {
 			work.defects.push(defect("unlabeled", `${msg.ref} has no label: give it one of ${LABEL_FORMS}`, msg.ref));
 		} else ordered.push({ msg, raw });
 	}
 	return ordered;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 /**
  * Applies an answer's labels to the rules in force: rule words copied and checked, lifts applied only when the
- * store's check passes, the rest asked about (or dropped when `final`), unlabeled messages as defects.
+ * store's check passes, the rest asked about (or dropped when `final`), unlabeled messages as defects but standing
+ * picks, which are recorded whole.
  */
-export function acceptLabels(
-	state: State,
-	labels: readonly RawLabel[],
-	toLabel: readonly UserMessage[],
-	branch: readonly UserMessage[],
-	final: boolean,
-): LabelsOutcome {
+export function acceptLabels(ctx: LabelContext, labels: readonly RawLabel[], final: boolean): LabelsOutcome {
 	const work: Work = {
 		final,
-		branch,
-		inForce: state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source })),
-		gone: state.lifted.map((r) => ({ id: r.id, source: r.source, by: r.by })),
+		branch: ctx.branch,
+		standing: ctx.standing ?? NONE,
+		excerpted: ctx.excerpted ?? NONE,
+		reopened: ctx.reopened ?? NONE,
+		inForce: ctx.state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source })),
+		gone: ctx.state.lifted.map((r) => ({ id: r.id, source: r.source, by: r.by })),
 		events: [],
 		defects: [],
 		questions: [],
@@ -318,7 +387,12 @@ export function acceptLabels(
 		own: new Map(),
 		ruleWords: new Map(),
 	};
-	for (const { msg, raw } of labelsInOrder(work, labels, toLabel)) {
+	for (const { msg, raw } of labelsInOrder(work, labels, ctx.toLabel)) {
+		if (raw === undefined) {
+			recordPick(work, msg);
+			work.labeled.push(msg.ref);
+			continue;
+		}
 		const parsed = parseLabel(raw.label);
 		if (E.isLeft(parsed)) {
 			work.defects.push(defect("label-invalid", `${msg.ref}: ${parsed.left}`, msg.ref));

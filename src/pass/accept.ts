@@ -1,23 +1,18 @@
 import type { Event } from "../events/event.js";
-import type { UserMessage } from "../events/messages.js";
-import type { State } from "../reducers/state.js";
-import { acceptLabels, type Dropped, type LabelsOutcome } from "./accept-labels.js";
+import { acceptLabels, type Dropped, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
 import type { RawAnswer } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
 import type { Question } from "./questions.js";
 import { knownEvidence } from "./verify/evidence.js";
 import { valueStands } from "./verify/values.js";
 
-/** What acceptance needs besides the answer; everything is read, nothing is changed. */
-export interface AcceptContext {
-	/** The state so far (the fold before this pass). */
-	readonly state: State;
+/**
+ * What acceptance needs besides the answer; everything is read, nothing is changed. `toLabel` is the span's (this
+ * chunk's) user messages, plus any carried from a narrative-less pass and, taking over, the earlier ones offered.
+ */
+export interface AcceptContext extends LabelContext {
 	/** This pass's span number, for the narrative line. */
 	readonly span: number;
-	/** The user messages to label: the span's (this chunk's), plus any carried from a narrative-less pass. */
-	readonly toLabel: readonly UserMessage[];
-	/** Every user message of the branch, oldest first: a quote binds to the newest that holds it. */
-	readonly branch: readonly UserMessage[];
 	/** The text of the turn `u<n>` opens (user, assistant and tool results), or undefined if unknown. */
 	readonly turnText: (ref: string) => string | undefined;
 	/** The ledger ids (`C<n>`, `E<n>`) the model may cite. */
@@ -39,7 +34,7 @@ export interface Accepted {
 	readonly questions: readonly Question[];
 	/** Items left out, with a reason code. */
 	readonly dropped: readonly Dropped[];
-	/** The messages of `toLabel` that got a usable label. */
+	/** The messages of `toLabel` judged: they got a usable label, or are standing picks recorded as rules. */
 	readonly labeled: readonly string[];
 	/** The labels as applied, in canonical form, for the span record. */
 	readonly labels: readonly { readonly msg: string; readonly label: string }[];
@@ -90,11 +85,12 @@ function textEvents(ctx: AcceptContext, answer: RawAnswer): { objective: Event[]
 /**
  * Verifies a decoded answer and turns it into events. Rule words are copied from the user's messages by code;
  * lifts pass the store's check or become questions; unknown evidence, values not in their turn and labels for
- * messages outside the span are dropped; unlabeled messages and bad rule words are defects. Never throws.
+ * messages outside the span are dropped; unlabeled messages (but standing picks) and bad rule words are defects.
+ * Never throws.
  */
 export function acceptAnswer(ctx: AcceptContext, answer: RawAnswer, options: AcceptOptions = {}): Accepted {
 	const final = options.final === true;
-	const labels: LabelsOutcome = acceptLabels(ctx.state, answer.labels, ctx.toLabel, ctx.branch, final);
+	const labels: LabelsOutcome = acceptLabels(ctx, answer.labels, final);
 	const decisions = findings("decisions", answer, ctx.ledger);
 	const deadEnds = findings("deadEnds", answer, ctx.ledger);
 	const found = values(answer, ctx.turnText);

@@ -83,6 +83,14 @@ export function applyReplies(
 		for (const target of amended.added) added.push({ msg: label.msg, target });
 		return amended.label;
 	});
+	// A standing pick the answer left unlabeled was asked about under the label it was recorded with: read its reply so.
+	for (const question of asked) {
+		if (done.has(question.msg)) continue;
+		done.add(question.msg);
+		const amended = amend({ msg: question.msg, label: question.label }, asked, replies.get(question.msg));
+		for (const target of amended.added) added.push({ msg: question.msg, target });
+		if (amended.added.length > 0) labels.push(amended.label);
+	}
 	const answer: RawAnswer = { ...kept, labels };
 	return { answer, accepted: acceptAnswer(ctx, answer, { final: true }), added };
 }

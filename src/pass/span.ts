@@ -8,6 +8,9 @@ export const MAX_CARRIED = 30;
 /** A span as the pass reads it: its messages, its user messages, and what earlier passes left unlabeled. */
 export interface SpanSlice {
 	readonly span: number;
+	/** Where the span starts and ends on the branch: entry indexes, `end` exclusive (the kept entry). */
+	readonly start: number;
+	readonly end: number;
 	/** The span's messages in order. */
 	readonly messages: readonly Message[];
 	/** The user messages of the span, with their branch refs. */
@@ -27,16 +30,23 @@ function indexOfId(entries: readonly Entry[], id: string): number {
 	return -1;
 }
 
-/** Where the span starts: the previous compaction's kept boundary, as pi cuts it, or the branch's start. */
+/** The index of the newest compaction entry before `end`, or -1. */
+export function newestCompaction(entries: readonly Entry[], end: number): number {
+	for (let i = end - 1; i >= 0; i--) if (entries[i]?.type === "compaction") return i;
+	return -1;
+}
+
+/** Where the messages after the compaction at `at` start: its kept boundary, as pi cuts it, or the next entry. */
+export function keptBoundary(entries: readonly Entry[], at: number): number {
+	const kept = entries[at]?.raw.firstKeptEntryId;
+	const keptAt = typeof kept === "string" ? indexOfId(entries, kept) : -1;
+	return keptAt >= 0 && keptAt < at ? keptAt : at + 1;
+}
+
+/** Where the span starts: the previous compaction's kept boundary, or the branch's start. */
 function spanStart(entries: readonly Entry[], end: number): number {
-	for (let i = end - 1; i >= 0; i--) {
-		const entry = entries[i];
-		if (entry?.type !== "compaction") continue;
-		const kept = entry.raw.firstKeptEntryId;
-		const keptAt = typeof kept === "string" ? indexOfId(entries, kept) : -1;
-		return keptAt >= 0 && keptAt < i ? keptAt : i + 1;
-	}
-	return 0;
+	const at = newestCompaction(entries, end);
+	return at < 0 ? 0 : keptBoundary(entries, at);
 }
 
 function messageText(message: Message): string {
@@ -98,6 +108,8 @@ export function sliceSpan(branch: readonly Entry[], firstKeptEntryId: string, st
 	const turns = turnTexts(branch);
 	return {
 		span: state.spans + 1,
+		start,
+		end,
 		messages,
 		users,
 		carried,

@@ -8,7 +8,7 @@ import { readAnswer } from "../../src/pass/answer.js";
 import { type Question, renderQuestions } from "../../src/pass/questions.js";
 import { applyReplies } from "../../src/pass/replies.js";
 import { liftAllowed } from "../../src/pass/verify/withdrawal.js";
-import { evolve, initialState, type State } from "../../src/reducers/index.js";
+import { evolve, initialState, type LiftedRule, type State } from "../../src/reducers/index.js";
 import { hostileText } from "./arbitraries.js";
 import { law } from "./laws.js";
 
@@ -147,17 +147,43 @@ function reply(texts: readonly string[]): fc.Arbitrary<string> {
 	);
 }
 
+/** A takeover's sets over the messages before the span: standing picks, earlier ones shown cut, ones offered again. */
+interface Takeover {
+	readonly standing: ReadonlySet<string>;
+	readonly excerpted: ReadonlySet<string>;
+	readonly reopened: ReadonlySet<string>;
+}
+
+const NO_TAKEOVER: Takeover = { standing: new Set(), excerpted: new Set(), reopened: new Set() };
+
 interface World {
 	readonly texts: readonly string[];
 	readonly state: State;
 	readonly spanFrom: number;
+	/** When taking over, the messages before `spanFrom` are offered too. */
+	readonly takeover: Takeover | null;
 	readonly answers: readonly string[];
 	/** Per answer, a reply text, or null for a reply that takes up every question asked. */
 	readonly replies: readonly (string | null)[];
 }
 
-/** Messages, a state whose rules are slices of them, the span (a suffix), and a run of answers and replies. */
-function world(vocabulary: readonly string[], hostile: boolean): fc.Arbitrary<World> {
+/** Some of the refs `u1` … `u<count>`. */
+function someRefs(count: number): fc.Arbitrary<ReadonlySet<string>> {
+	const all = Array.from({ length: count }, (_, i) => `u${i + 1}`);
+	return fc.subarray(all).map((refs) => new Set(refs));
+}
+
+/** Sometimes no takeover; else standing picks, cut messages and reopened ones among the messages. */
+function takeoverOf(count: number): fc.Arbitrary<Takeover | null> {
+	const sets = fc.record({ standing: someRefs(count), excerpted: someRefs(count), reopened: someRefs(count) });
+	return fc.oneof(fc.constant(null), sets);
+}
+
+/**
+ * Messages, a state whose rules are slices of them, the span (a suffix), a run of answers and replies, and, when
+ * `takeover`, sometimes a takeover that offers the messages before the span too.
+ */
+function world(vocabulary: readonly string[], hostile: boolean, takeover = false): fc.Arbitrary<World> {
 	return fc.array(messageText(vocabulary, hostile), { minLength: 1, maxLength: 8 }).chain((texts) =>
 		fc.record({
 			texts: fc.constant(texts),
@@ -165,6 +191,7 @@ function world(vocabulary: readonly string[], hostile: boolean): fc.Arbitrary<Wo
 				.array(fc.tuple(fc.nat({ max: texts.length - 1 }), fc.nat(), fc.nat()), { minLength: 1, maxLength: 4 })
 				.map((picks) => stateFrom(texts, picks)),
 			spanFrom: fc.nat({ max: texts.length - 1 }),
+			takeover: takeover ? takeoverOf(texts.length) : fc.constant(null),
 			answers: fc.array(reply(texts), { minLength: 1, maxLength: 3 }),
 			replies: fc.array(fc.oneof(reply(texts), fc.constant(null)), { minLength: 3, maxLength: 3 }),
 		}),
@@ -210,14 +237,16 @@ function run(w: World): { steps: Step[]; ctx: AcceptContext } {
 	let state = w.state;
 	const steps: Step[] = [];
 	let ctx: AcceptContext = { state, span: 1, toLabel: [], branch, turnText: () => undefined, ledger: new Set() };
+	const takeover = w.takeover ?? NO_TAKEOVER;
 	w.answers.forEach((text, index) => {
 		ctx = {
 			state,
 			span: index + 1,
-			toLabel: branch.slice(w.spanFrom),
+			toLabel: w.takeover === null ? branch.slice(w.spanFrom) : branch,
 			branch,
 			turnText: (ref) => w.texts[Number(ref.slice(1)) - 1],
 			ledger: new Set(["C1", "E1"]),
+			...takeover,
 		};
 		const answer = readAnswer(text);
 		if (E.isLeft(answer)) return;
@@ -246,9 +275,9 @@ const verbatim = (texts: readonly string[], state: State) =>
 const RUNS = { numRuns: 300 };
 
 describe("diff answer laws", () => {
-	it("any model answer leaves only verbatim rules", () => {
+	it("any model answer leaves only verbatim rules, taking over or not", () => {
 		law(
-			[world([...RULE_WORDS, ...WITHDRAWING, ...MARKUP], true)],
+			[world([...RULE_WORDS, ...WITHDRAWING, ...MARKUP], true, true)],
 			(w) => {
 				const { steps } = run(w);
 				return steps.every(
@@ -272,6 +301,30 @@ describe("diff answer laws", () => {
 					return (
 						gone.every((rule) => liftedNow.some((l) => l.id === rule.id)) &&
 						liftedNow.every((l) => spanRefs.has(l.by) && liftAllowed(w.texts[Number(l.by.slice(1)) - 1] ?? "", l.text))
+					);
+				});
+			},
+			RUNS,
+		);
+	});
+
+	it("taking over, a rule leaves the state only through an accepted lift or a non-rule label on the reopened message that gave it", () => {
+		law(
+			[world([...RULE_WORDS, ...WITHDRAWING, ...MARKUP], false, true)],
+			(w) => {
+				const { steps, ctx } = run(w);
+				const offered = new Set(ctx.toLabel.map((m) => m.ref));
+				const reopened = w.takeover?.reopened ?? new Set<string>();
+				return steps.every((step) => {
+					const kept = new Set(step.after.rules.map((r) => r.id));
+					const liftedNow = step.after.lifted.slice(step.before.lifted.length);
+					const gone = step.before.rules.filter((r) => !kept.has(r.id));
+					const byLift = (l: LiftedRule) =>
+						offered.has(l.by) && liftAllowed(w.texts[Number(l.by.slice(1)) - 1] ?? "", l.text);
+					const byOwnLabel = (l: LiftedRule) => reopened.has(l.by) && l.source === l.by;
+					return (
+						gone.every((rule) => liftedNow.some((l) => l.id === rule.id)) &&
+						liftedNow.every((l) => byLift(l) || byOwnLabel(l))
 					);
 				});
 			},

@@ -7,6 +7,7 @@ import { type CloseKind, closeSpan } from "../../pass/close.js";
 import { ledgerEvents } from "../../pass/ledger.js";
 import { diffPrompt, type PromptInput } from "../../pass/prompt.js";
 import { type SpanSlice, sliceSpan } from "../../pass/span.js";
+import { offerOf, standingEvents, takeoverOf } from "../../pass/takeover.js";
 import type { CapFit } from "../../projections/summary.js";
 import { renderSummary } from "../../projections/summary.js";
 import { evolve } from "../../reducers/evolve.js";
@@ -119,13 +120,15 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	const folded = await step("fold", () => foldEntries(request.branch));
 	const state = folded.state;
 	const slice = sliceSpan(folded.branch, request.firstKeptEntryId, state);
+	const offer = offerOf(slice, takeoverOf(folded, slice));
 	const ledger = await step("ledger", () => ledgerEvents(slice.messages, slice.span, state));
 	const world = await step("world", () => caps.takeWorld(request.cwd));
 	const afterLedger = evolve(
 		state,
 		ledger.map((event) => ({ seq: null, event })),
 	);
-	const toLabel = [...slice.carried, ...slice.users];
+	const toLabel = [...offer.before, ...slice.users];
+	const { whole: shownWhole, ...offered } = offer.prompt;
 	const base: Omit<PromptInput, "toLabel" | "messages" | "messageRefs" | "stateText"> = {
 		span: slice.span,
 		ledger,
@@ -135,8 +138,9 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	};
 	const whole = diffPrompt({
 		...base,
+		...offered,
 		stateText: renderSummary(state, settings.summaryChars).text,
-		toLabel,
+		toLabel: [...shownWhole, ...slice.users],
 		messages: slice.messages,
 		messageRefs: slice.users.map((u) => u.ref),
 	});
@@ -147,6 +151,8 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	const labeled = new Set<string>();
 	const labels: { msg: string; label: string }[] = [];
 	const dropped: Record<string, number> = {};
+	/** The standing picks, recorded by code when the call that offered them never verified. */
+	let picked: Event[] = model === undefined ? standingEvents(afterLedger, offer.picks) : [];
 	let failed = 0;
 	let reason: string | null = model === undefined ? caps.noModelReason : null;
 	let chunkCount = 0;
@@ -157,22 +163,24 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		chunkCount = chunks.length;
 		let current = afterLedger;
 		for (const [index, chunk] of chunks.entries()) {
-			const users = index === 0 ? [...slice.carried, ...chunk.users] : chunk.users;
+			const first = index === 0;
 			const ctx: AcceptContext = {
 				state: current,
 				span: slice.span,
-				toLabel: users,
+				toLabel: first ? [...offer.before, ...chunk.users] : chunk.users,
 				branch: slice.branchUsers,
 				turnText: slice.turnText,
 				ledger: ledgerIds(state, ledger),
+				...(first ? offer.labels : {}),
 			};
 			const prompt =
 				chunks.length === 1
 					? whole
 					: diffPrompt({
 							...base,
+							...(first ? offered : {}),
 							stateText: renderSummary(current, settings.summaryChars).text,
-							toLabel: users,
+							toLabel: first ? [...shownWhole, ...chunk.users] : chunk.users,
 							messages: chunk.messages,
 							messageRefs: chunk.users.map((u) => u.ref),
 							chunk: { index: index + 1, of: chunks.length },
@@ -184,6 +192,13 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 			if (diff.accepted === undefined) {
 				failed++;
 				reason = reason ?? diff.reason;
+				if (first) {
+					picked = standingEvents(current, offer.picks);
+					current = evolve(
+						current,
+						picked.map((event) => ({ seq: null, event })),
+					);
+				}
 				continue;
 			}
 			accepted.push(...diff.accepted.events);
@@ -205,7 +220,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 			span: slice.span,
 			ledger,
 			world,
-			accepted: kind === "narrative-less" ? [] : oneNarrative(accepted, slice.span),
+			accepted: kind === "narrative-less" ? picked : oneNarrative([...picked, ...accepted], slice.span),
 			kind,
 			unlabeled,
 			reason: kind === "whole" ? null : reason,

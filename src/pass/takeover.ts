@@ -1,0 +1,124 @@
+import * as E from "fp-ts/lib/Either.js";
+import { CompactionDetailsCodec } from "../events/entries.js";
+import type { Event } from "../events/event.js";
+import type { UserMessage } from "../events/messages.js";
+import type { Entry } from "../events/transcript.js";
+import type { Folded } from "../reducers/fold.js";
+import type { State } from "../reducers/state.js";
+import type { LabelContext } from "./accept-labels.js";
+import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "./prompt.js";
+import { keptBoundary, newestCompaction, type SpanSlice } from "./span.js";
+import { standingRules } from "./standing-rules.js";
+import { pickWords } from "./verify/earlier-words.js";
+
+/**
+ * A pass that takes over from another compactor (seed, Taking over from another compactor): the newest compaction
+ * before the span was not Longhaul's, so its summary is shown and the user's earlier messages are offered again.
+ */
+export interface Takeover {
+	/** The newest foreign compaction's summary, shown head and tail. */
+	readonly summary: string;
+	/** The earlier messages offered, oldest first: those since Longhaul's last whole span, carried ones among them. */
+	readonly offered: readonly UserMessage[];
+	/** Those of `offered` the standing-rule reader reads as standing rules: recorded whole unless labeled. */
+	readonly standing: readonly UserMessage[];
+	/** The rest of `offered` but the carried ones (shown whole with the span's): each shown cut to its start. */
+	readonly earlier: readonly UserMessage[];
+	/** The refs of `earlier` the prompt shows cut: a rule there is recorded only from the exact words given. */
+	readonly excerpted: ReadonlySet<string>;
+}
+
+/** A compaction is Longhaul's when its details decode as Longhaul's (`stateFormat: 1`, `longhaul: true`). */
+function isLonghauls(entry: Entry): boolean {
+	return E.isRight(CompactionDetailsCodec.decode(entry.raw.details));
+}
+
+/**
+ * Where the messages no whole Longhaul span judged start: the kept boundary of the compaction that closed
+ * Longhaul's last whole span, or the branch's start. A rule the state lifted, or a message it judged not a rule,
+ * lies before it and is not offered again.
+ */
+function sinceLastWholeSpan(folded: Folded): number {
+	const close = folded.events.findLast((l) => l.event.type === "span-closed" && l.event.data.kind === "whole");
+	if (close === undefined) return 0;
+	const at = folded.branch.findIndex((entry) => entry.id === close.entry);
+	if (at < 0) return 0;
+	return folded.branch[at]?.type === "compaction" ? keptBoundary(folded.branch, at) : at + 1;
+}
+
+/**
+ * The takeover of a pass, or undefined when the newest compaction before the span end is Longhaul's or there is
+ * none. Messages of Longhaul spans that closed narrative-less or partial (`slice.carried`) are offered once, whole.
+ */
+export function takeoverOf(folded: Folded, slice: SpanSlice): Takeover | undefined {
+	const at = newestCompaction(folded.branch, slice.end);
+	const compaction = folded.branch[at];
+	if (compaction === undefined || isLonghauls(compaction)) return undefined;
+	const summary = compaction.raw.summary;
+	const since = Math.min(sinceLastWholeSpan(folded), slice.start);
+	const before = new Set(folded.branch.slice(since, slice.start).map((entry) => entry.id));
+	const carried = new Set(slice.carried.map((u) => u.ref));
+	const offered = slice.branchUsers.filter((u) => before.has(u.entryId) || carried.has(u.ref));
+	const standing = standingRules(offered);
+	const picked = new Set(standing.map((u) => u.ref));
+	const earlier = offered.filter((u) => !picked.has(u.ref) && !carried.has(u.ref));
+	return {
+		summary: typeof summary === "string" ? summary : "",
+		offered,
+		standing,
+		earlier,
+		excerpted: new Set(earlier.filter((u) => isCut(u.text, EARLIER_MESSAGE_CHARS)).map((u) => u.ref)),
+	};
+}
+
+/**
+ * The rules the standing picks record by themselves, for a pass whose answer for them never verified: each pick
+ * whole, in message order, unless a rule from its message is already in force or was lifted.
+ */
+export function standingEvents(state: State, standing: readonly UserMessage[]): Event[] {
+	const judged = new Set([...state.rules, ...state.lifted].map((rule) => rule.source));
+	return standing.flatMap((msg): Event[] => {
+		const words = judged.has(msg.ref) ? undefined : pickWords(msg);
+		return words === undefined ? [] : [{ type: "rule-added", data: { words: words.text, source: msg.ref } }];
+	});
+}
+
+/** What a pass's first call offers besides its chunk's messages: carried messages and, taking over, earlier ones. */
+export interface Offer {
+	/** Every message offered before the span's, oldest first; each needs a label but the standing picks. */
+	readonly before: readonly UserMessage[];
+	/** The prompt's part: carried messages shown whole beside the span's, and the takeover's summary and messages. */
+	readonly prompt: Pick<PromptInput, "foreignSummary" | "standing" | "earlier"> & {
+		readonly whole: readonly UserMessage[];
+	};
+	/** The acceptance's part. */
+	readonly labels: Pick<LabelContext, "standing" | "excerpted" | "reopened">;
+	/** The standing picks, recorded by code when the call that offers them never verifies. */
+	readonly picks: readonly UserMessage[];
+}
+
+const refs = (messages: readonly UserMessage[]): ReadonlySet<string> => new Set(messages.map((u) => u.ref));
+
+/** The offer of a pass: the carried messages, or taking over, every earlier message offered (carried ones once). */
+export function offerOf(slice: SpanSlice, takeover: Takeover | undefined): Offer {
+	if (takeover === undefined) {
+		return {
+			before: slice.carried,
+			prompt: { whole: slice.carried },
+			labels: { reopened: refs(slice.carried) },
+			picks: [],
+		};
+	}
+	const picked = refs(takeover.standing);
+	return {
+		before: takeover.offered,
+		prompt: {
+			whole: slice.carried.filter((u) => !picked.has(u.ref)),
+			foreignSummary: takeover.summary,
+			standing: takeover.standing,
+			earlier: takeover.earlier,
+		},
+		labels: { standing: picked, excerpted: takeover.excerpted, reopened: refs(takeover.offered) },
+		picks: takeover.standing,
+	};
+}
