@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type ContextEvent, estimateTokens } from "@mariozechner/pi-coding-agent";
+import { DEFAULT_CONFIG } from "../src/adapters/config.js";
 import { takeWorld } from "../src/adapters/git/world.js";
 import type { ModelReply, PassModel } from "../src/adapters/pass/model.js";
 import { runPass } from "../src/adapters/pass/run-pass.js";
@@ -75,7 +76,7 @@ export async function passBench(transcripts: readonly string[]): Promise<void> {
 		true,
 	);
 	const raw = branch.map((e) => ({ ...e.raw, id: e.id, parentId: e.parentId }));
-	const settings = { retryNoteChars: 2000, maxChunks: 4, summaryChars: 12_000 };
+	const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 	const times: number[] = [];
 	let promptChars = 0;
 	for (let i = 0; i < 15; i++) {

@@ -1,12 +1,24 @@
 import {
 	type Api,
 	type AssistantMessage,
+	type Context,
 	completeSimple,
 	getSupportedThinkingLevels,
+	type Message,
 	type Model,
 	type ThinkingLevel,
+	type Tool,
+	Type,
 } from "@mariozechner/pi-ai";
-import type { ModelReply, ModelRequest, PassModel } from "./model.js";
+import type {
+	Conversation,
+	ConversationInput,
+	ModelReply,
+	ModelRequest,
+	PassModel,
+	ToolRequest,
+	ToolSpec,
+} from "./model.js";
 
 /** The part of pi's model registry the pass uses. */
 export interface Registry {
@@ -41,12 +53,93 @@ function textOf(message: AssistantMessage): string {
 	return message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
 }
 
+function toolCallsOf(message: AssistantMessage): ToolRequest[] {
+	return message.content.flatMap((c) =>
+		c.type === "toolCall" ? [{ id: c.id, name: c.name, arguments: c.arguments }] : [],
+	);
+}
+
+function replyOf(reply: AssistantMessage): ModelReply {
+	return {
+		text: textOf(reply),
+		stopReason: reply.stopReason,
+		errorMessage: reply.errorMessage ?? "",
+		inputTokens: reply.usage.input,
+		outputTokens: reply.usage.output,
+	};
+}
+
+/** How one call is made: the model, its credentials from the registry, and the reasoning level. */
+interface Caller {
+	readonly model: Model<Api>;
+	readonly registry: Registry;
+	readonly reasoning: ThinkingLevel | undefined;
+}
+
+async function complete(
+	caller: Caller,
+	context: Context,
+	maxTokens: number,
+	signal: AbortSignal,
+): Promise<AssistantMessage> {
+	const { model, registry, reasoning } = caller;
+	const auth = await registry.getApiKeyAndHeaders(model);
+	if (!auth.ok) throw new Error(`no credentials for ${model.provider}`);
+	return completeSimple(model, context, {
+		maxTokens,
+		signal,
+		...(auth.apiKey === undefined ? {} : { apiKey: auth.apiKey }),
+		...(auth.headers === undefined ? {} : { headers: auth.headers }),
+		...(reasoning === undefined ? {} : { reasoning }),
+	});
+}
+
+function toolOf(spec: ToolSpec): Tool {
+	return {
+		name: spec.name,
+		description: spec.description,
+		parameters: Type.Object({ [spec.parameter]: Type.String({ description: spec.parameterDescription }) }),
+	};
+}
+
+function inputMessages(input: ConversationInput): Message[] {
+	if (input.kind === "text") return [{ role: "user", content: [{ type: "text", text: input.text }], timestamp: 0 }];
+	return input.answers.map((answer) => ({
+		role: "toolResult",
+		toolCallId: answer.id,
+		toolName: answer.name,
+		content: [{ type: "text", text: answer.text }],
+		isError: answer.refused,
+		timestamp: 0,
+	}));
+}
+
+/** A conversation over pi-ai's messages; the model's own replies are kept as they came, for a faithful replay. */
+function conversation(
+	caller: Caller,
+	system: string,
+	tools: readonly Tool[],
+	history: readonly Message[],
+): Conversation {
+	return {
+		send: async (input, maxTokens, signal) => {
+			const messages = [...history, ...inputMessages(input)];
+			const reply = await complete(caller, { systemPrompt: system, messages, tools: [...tools] }, maxTokens, signal);
+			return {
+				reply: { ...replyOf(reply), toolCalls: toolCallsOf(reply) },
+				next: conversation(caller, system, tools, [...messages, reply]),
+			};
+		},
+	};
+}
+
 function passModel(
 	model: Model<Api>,
 	registry: Registry,
 	reasoning: ThinkingLevel | undefined,
 	notUsed: string | null,
 ): PassModel {
+	const caller: Caller = { model, registry, reasoning };
 	return {
 		name: `${model.provider}/${model.id}`,
 		maxTokens: model.maxTokens,
@@ -54,30 +147,10 @@ function passModel(
 		reasoning: reasoning ?? null,
 		routeNotUsed: notUsed,
 		call: async (request: ModelRequest, signal: AbortSignal): Promise<ModelReply> => {
-			const auth = await registry.getApiKeyAndHeaders(model);
-			if (!auth.ok) throw new Error(`no credentials for ${model.provider}`);
-			const reply = await completeSimple(
-				model,
-				{
-					systemPrompt: request.system,
-					messages: [{ role: "user", content: [{ type: "text", text: request.prompt }], timestamp: 0 }],
-				},
-				{
-					maxTokens: request.maxTokens,
-					signal,
-					...(auth.apiKey === undefined ? {} : { apiKey: auth.apiKey }),
-					...(auth.headers === undefined ? {} : { headers: auth.headers }),
-					...(reasoning === undefined ? {} : { reasoning }),
-				},
-			);
-			return {
-				text: textOf(reply),
-				stopReason: reply.stopReason,
-				errorMessage: reply.errorMessage ?? "",
-				inputTokens: reply.usage.input,
-				outputTokens: reply.usage.output,
-			};
+			const messages: Message[] = [{ role: "user", content: [{ type: "text", text: request.prompt }], timestamp: 0 }];
+			return replyOf(await complete(caller, { systemPrompt: request.system, messages }, request.maxTokens, signal));
 		},
+		converse: (system, tools) => conversation(caller, system, tools.map(toolOf), []),
 	};
 }
 

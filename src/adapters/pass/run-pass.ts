@@ -15,12 +15,16 @@ import { foldEntries } from "../../reducers/fold.js";
 import type { State } from "../../reducers/state.js";
 import { type CallTrace, diffChunk } from "./diff.js";
 import type { PassModel } from "./model.js";
+import { diffTurns } from "./turns.js";
 
 /** The pass's settings from `longhaul.json`. */
 export interface PassSettings {
+	readonly narrativeMode: "single" | "turns";
 	readonly retryNoteChars: number;
 	readonly maxChunks: number;
 	readonly summaryChars: number;
+	readonly turnsBudgetMs: number;
+	readonly turnBudgetMs: number;
 }
 
 /** The effects a pass needs, passed in: the model (absent when none can be had, with the reason), git, status, clock. */
@@ -44,6 +48,8 @@ export interface PassRequest {
 /** What a pass produced: the compaction pi stores, the span record to append after it, and the figures to log. */
 export interface PassOutcome {
 	readonly span: number;
+	/** How the diff ran: one call per chunk, or the gated conversation. */
+	readonly mode: "single" | "turns";
 	/** The state before the pass, as folded from the branch. */
 	readonly before: State;
 	readonly summary: string;
@@ -120,7 +126,8 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	const folded = await step("fold", () => foldEntries(request.branch));
 	const state = folded.state;
 	const slice = sliceSpan(folded.branch, request.firstKeptEntryId, state);
-	const offer = offerOf(slice, takeoverOf(folded, slice));
+	const takeover = takeoverOf(folded, slice);
+	const offer = offerOf(slice, takeover);
 	const ledger = await step("ledger", () => ledgerEvents(slice.messages, slice.span, state));
 	const world = await step("world", () => caps.takeWorld(request.cwd));
 	const afterLedger = evolve(
@@ -156,7 +163,62 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	let failed = 0;
 	let reason: string | null = model === undefined ? caps.noModelReason : null;
 	let chunkCount = 0;
-	if (model !== undefined) {
+	let excused: { check: string; reason: string }[] = [];
+	const mode = settings.narrativeMode === "turns" && model?.converse !== undefined ? "turns" : "single";
+	if (model !== undefined && mode === "turns") {
+		chunkCount = 1;
+		const turns = await step("turns", () =>
+			diffTurns(
+				{
+					ctx: {
+						state: afterLedger,
+						span: slice.span,
+						toLabel,
+						branch: slice.branchUsers,
+						turnText: slice.turnText,
+						ledger: ledgerIds(state, ledger),
+						...offer.labels,
+					},
+					stateText: renderSummary(state, settings.summaryChars).text,
+					ledger,
+					world,
+					messages: slice.messages,
+					messageRefs: slice.users.map((u) => u.ref),
+					notes: base.notes,
+					...(takeover === undefined
+						? {}
+						: {
+								takeover: {
+									summary: takeover.summary,
+									earlier: takeover.earlier.map((u) => u.ref),
+									standing: takeover.standing.map((u) => u.ref),
+								},
+							}),
+				},
+				model,
+				{
+					turnsBudgetMs: settings.turnsBudgetMs,
+					turnBudgetMs: settings.turnBudgetMs,
+					retryNoteChars: settings.retryNoteChars,
+					signal,
+					now: caps.now,
+					status: caps.status,
+				},
+			),
+		);
+		calls.push(...turns.calls);
+		excused = [...turns.excused];
+		if (turns.accepted === undefined) {
+			failed = 1;
+			reason = turns.reason;
+			picked = standingEvents(afterLedger, offer.picks);
+		} else {
+			accepted.push(...turns.accepted.events);
+			for (const ref of turns.accepted.labeled) labeled.add(ref);
+			labels.push(...turns.accepted.labels);
+			for (const d of turns.accepted.dropped) dropped[d.reason] = (dropped[d.reason] ?? 0) + 1;
+		}
+	} else if (model !== undefined) {
 		const budget = Math.max(1, model.contextWindow - 8192) * CHARS_PER_TOKEN;
 		const count = Math.min(settings.maxChunks, Math.max(1, Math.ceil(promptChars / budget)));
 		const chunks = chunksOf(slice, count);
@@ -237,10 +299,21 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	const values = closed.events.flatMap((e) => (e.type === "value-recorded" ? [{ ...e.data }] : []));
 	return {
 		span: slice.span,
+		mode,
 		before: state,
 		summary: closed.rendered.text,
 		details: closed.details,
-		spanRecord: { v: 1, span: slice.span, labels, commands, errors, values, chunks: chunkCount, calls: calls.length },
+		spanRecord: {
+			v: 1,
+			span: slice.span,
+			labels,
+			commands,
+			errors,
+			values,
+			chunks: chunkCount,
+			calls: calls.length,
+			...(excused.length === 0 ? {} : { excused }),
+		},
 		kind,
 		reason: kind === "whole" ? null : reason,
 		calls,

@@ -57,7 +57,7 @@ export function compactionRecord(
 		tokensBefore: round(extra.tokensBefore),
 		summaryChars: outcome.summary.length,
 		narrative: {
-			mode: "single",
+			mode: outcome.mode,
 			kind: outcome.kind,
 			calls: outcome.calls.length,
 			accepted: outcome.accepted,

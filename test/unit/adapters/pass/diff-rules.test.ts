@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 
-const settings = { retryNoteChars: 2000, maxChunks: 4, summaryChars: 12_000 };
+const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 
 /** Runs one pass over `messages` (all in the span but the last) with a scripted model, and folds the result. */
 async function pass(messages: readonly string[], script: readonly Scripted[], before: readonly Raw[] = []) {

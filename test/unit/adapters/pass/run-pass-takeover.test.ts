@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { branchOf, decodeEvent, readTranscript, userMessages, type World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
@@ -9,7 +10,7 @@ import { type Scripted, scriptedModel } from "../../../support/scripted-model.js
 import { copyShared, hasShared } from "../../../support/shared.js";
 
 const world: World = { taken: false, reason: "not a git repository" };
-const settings = { retryNoteChars: 2000, maxChunks: 4, summaryChars: 12_000 };
+const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 
 function caps(script: readonly Scripted[], options: { contextWindow?: number } = {}) {
 	const model = scriptedModel(script, options);

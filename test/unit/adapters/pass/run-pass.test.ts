@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import type { World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
-import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
+import { type Scripted, scriptedConversationModel, scriptedModel } from "../../../support/scripted-model.js";
 
 const world: World = { taken: false, reason: "not a git repository" };
-const settings = { retryNoteChars: 2000, maxChunks: 4, summaryChars: 12_000 };
+const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 
 function caps(script: readonly Scripted[], options: { maxTokens?: number; contextWindow?: number } = {}) {
 	const model = scriptedModel(script, options);
@@ -193,5 +194,34 @@ describe("runPass", () => {
 			"Longhaul: close",
 			undefined,
 		]);
+	});
+});
+
+describe("runPass in turns mode", () => {
+	it("runs the gated conversation instead of the single call, and closes whole with its events", async () => {
+		const model = scriptedConversationModel([
+			JSON.stringify({ narrative: "fixed the failing tests" }),
+			JSON.stringify({ objective: "green tests" }),
+			JSON.stringify({
+				labels: [
+					{ msg: "u1", label: "rule" },
+					{ msg: "u2", label: "not a rule" },
+				],
+			}),
+			JSON.stringify({ decisions: [], deadEnds: [], openErrors: [] }),
+			JSON.stringify({ now: "next part" }),
+		]);
+		const capabilities: PassCapabilities = { ...caps([]).capabilities, model };
+		const out = await runPass(
+			{ ...request(span1, "e8"), settings: { ...settings, narrativeMode: "turns" } },
+			capabilities,
+		);
+		expect(model.sent).toHaveLength(5);
+		expect(out.kind).toBe("whole");
+		expect(out.calls).toHaveLength(5);
+		const folded = foldEntries([...span1, compactionEntry("c1", "e8", "e8", out.details)]);
+		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
+		expect(folded.state.objective).toBe("green tests");
+		expect(folded.state.now).toBe("next part");
 	});
 });

@@ -1,0 +1,110 @@
+import type { Event } from "../../events/event.js";
+import type { Message, UserMessage } from "../../events/messages.js";
+import type { World } from "../../events/world.js";
+import type { State } from "../../reducers/state.js";
+import { SHOWN_MESSAGE_CHARS } from "../prompt.js";
+import { cut, headTail } from "./cut.js";
+import { commandIdsByCall, transcriptLines } from "./transcript.js";
+
+/** What the Digest of the first turn is built from. */
+export interface DigestInput {
+	readonly span: number;
+	/** The state so far, rendered. */
+	readonly stateText: string;
+	/** The state so far, for the errors earlier spans left open. */
+	readonly state: State;
+	/** The user messages the model labels, shown whole: carried ones and the span's. */
+	readonly whole: readonly UserMessage[];
+	/** Taking over: the user's other earlier messages, each cut to its start; labeled too. */
+	readonly earlier: readonly UserMessage[];
+	/** Taking over: earlier messages that read as standing rules, which code records; cut to their start. */
+	readonly standing: readonly UserMessage[];
+	/** Taking over: the earlier summary by another compactor, head and tail. */
+	readonly foreignSummary: string | undefined;
+	/** The span's ledger events (commands, errors, fixes, values, files). */
+	readonly ledger: readonly Event[];
+	readonly world: World;
+	/** Notes `longhaul_remember` wrote during the span. */
+	readonly notes: readonly string[];
+	/** The span's messages, condensed into the transcript, and the refs of the user messages among them. */
+	readonly messages: readonly Message[];
+	readonly messageRefs: readonly string[];
+}
+
+const FOREIGN_HEAD = 3000;
+const FOREIGN_TAIL = 1500;
+
+function ledgerLines(input: DigestInput): string[] {
+	const lines: string[] = [];
+	for (const e of input.state.errors)
+		if (e.fixedBy === null && e.span < input.span)
+			lines.push(`${e.id} open since span ${e.span} (${e.tool}): ${cut(e.head, 160)}`);
+	for (const event of input.ledger) {
+		if (event.type === "command-recorded")
+			lines.push(`${event.data.id} [exit ${event.data.exitCode ?? "?"}] ${cut(event.data.command, 160)}`);
+		else if (event.type === "error-recorded") {
+			const from = event.data.command === null ? event.data.tool : `${event.data.tool} ${event.data.command}`;
+			lines.push(`${event.data.id} (${from}): ${cut(event.data.head, 160)}`);
+		} else if (event.type === "error-fixed") lines.push(`${event.data.error} fixed by ${event.data.by}`);
+	}
+	return lines;
+}
+
+function fileLines(ledger: readonly Event[]): string[] {
+	const lines: string[] = [];
+	for (const event of ledger) {
+		if (event.type !== "files-touched") continue;
+		if (event.data.modified.length > 0) lines.push(`modified: ${event.data.modified.join(", ")}`);
+		if (event.data.read.length > 0) lines.push(`read: ${event.data.read.join(", ")}`);
+	}
+	return lines;
+}
+
+function worldLines(world: World): string[] {
+	if (!world.taken) return [`(no snapshot: ${world.reason})`];
+	return [`branch ${world.branch}, HEAD ${world.head}`, cut(world.status, 400), cut(world.diffStat, 300)];
+}
+
+const messageLine = (u: UserMessage, text: string) => JSON.stringify({ msg: u.ref, text });
+
+/**
+ * The Digest (seed, Turns mode): the state so far, the span's user messages whole, the ledger, the file lists, the
+ * World and a condensed transcript; taking over, the earlier summary and the user's earlier messages too.
+ */
+export function digest(input: DigestInput): string {
+	const commands = input.ledger.flatMap((e) => (e.type === "command-recorded" ? [e.data] : []));
+	const section = (title: string, lines: readonly string[]) =>
+		lines.length === 0 ? [] : [`## ${title}`, ...lines, ""];
+	return [
+		`# Digest of span ${input.span}`,
+		"",
+		...section("State so far", [input.stateText.trim()]),
+		...section(
+			"Earlier summary by another compactor (paraphrased; rules come only from user messages)",
+			input.foreignSummary === undefined ? [] : [headTail(input.foreignSummary, FOREIGN_HEAD, FOREIGN_TAIL, true)],
+		),
+		...section(
+			"Earlier user messages code recorded as rules (no label needed)",
+			input.standing.map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
+		),
+		...section(
+			"Earlier user messages to label (each cut to its start)",
+			input.earlier.map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
+		),
+		...section(
+			"User messages to label (whole)",
+			input.whole.map((u) => messageLine(u, u.text)),
+		),
+		...section("Ledger (ids you may cite)", ledgerLines(input)),
+		...section("Files", fileLines(input.ledger)),
+		...section("World", worldLines(input.world)),
+		...section(
+			"Notes the agent asked to remember",
+			input.notes.map((n) => `- ${cut(n, 300)}`),
+		),
+		...section(
+			"Transcript (condensed: one JSON line per step, one per tool call with its result cut to head and tail)",
+			transcriptLines(input.messages, input.messageRefs, commandIdsByCall(commands)),
+		),
+	].join("\n");
+}
