@@ -3,7 +3,7 @@ import type { Message, UserMessage } from "../../events/messages.js";
 import type { World } from "../../events/world.js";
 import type { State } from "../../reducers/state.js";
 import { SHOWN_MESSAGE_CHARS } from "../prompt.js";
-import { cut, headTail } from "./cut.js";
+import { cut, fileLines, headTail, ledgerLines, worldLines } from "../prompt-parts.js";
 import { commandIdsByCall, transcriptLines } from "./transcript.js";
 
 /** What the Digest of the first turn is built from. */
@@ -33,37 +33,6 @@ export interface DigestInput {
 
 const FOREIGN_HEAD = 3000;
 const FOREIGN_TAIL = 1500;
-
-function ledgerLines(input: DigestInput): string[] {
-	const lines: string[] = [];
-	for (const e of input.state.errors)
-		if (e.fixedBy === null && e.span < input.span)
-			lines.push(`${e.id} open since span ${e.span} (${e.tool}): ${cut(e.head, 160)}`);
-	for (const event of input.ledger) {
-		if (event.type === "command-recorded")
-			lines.push(`${event.data.id} [exit ${event.data.exitCode ?? "?"}] ${cut(event.data.command, 160)}`);
-		else if (event.type === "error-recorded") {
-			const from = event.data.command === null ? event.data.tool : `${event.data.tool} ${event.data.command}`;
-			lines.push(`${event.data.id} (${from}): ${cut(event.data.head, 160)}`);
-		} else if (event.type === "error-fixed") lines.push(`${event.data.error} fixed by ${event.data.by}`);
-	}
-	return lines;
-}
-
-function fileLines(ledger: readonly Event[]): string[] {
-	const lines: string[] = [];
-	for (const event of ledger) {
-		if (event.type !== "files-touched") continue;
-		if (event.data.modified.length > 0) lines.push(`modified: ${event.data.modified.join(", ")}`);
-		if (event.data.read.length > 0) lines.push(`read: ${event.data.read.join(", ")}`);
-	}
-	return lines;
-}
-
-function worldLines(world: World): string[] {
-	if (!world.taken) return [`(no snapshot: ${world.reason})`];
-	return [`branch ${world.branch}, HEAD ${world.head}`, cut(world.status, 400), cut(world.diffStat, 300)];
-}
 
 const messageLine = (u: UserMessage, text: string) => JSON.stringify({ msg: u.ref, text });
 
@@ -95,7 +64,7 @@ export function digest(input: DigestInput): string {
 			"User messages to label (whole)",
 			input.whole.map((u) => messageLine(u, u.text)),
 		),
-		...section("Ledger (ids you may cite)", ledgerLines(input)),
+		...section("Ledger (ids you may cite)", ledgerLines(input.ledger, input.state, 160)),
 		...section("Files", fileLines(input.ledger)),
 		...section("World", worldLines(input.world)),
 		...section(

@@ -3,7 +3,7 @@ import * as t from "io-ts";
 import type { Event } from "../../events/event.js";
 import type { Message, UserMessage } from "../../events/messages.js";
 import type { Command, LedgerError, State } from "../../reducers/state.js";
-import { cut, headTail } from "./cut.js";
+import { cut, headTail } from "../prompt-parts.js";
 import { SHOWS_PER_TURN } from "./sections.js";
 
 /** What `show(ref)` reads from: the branch's user messages, the span's messages and ledger, the state so far. */

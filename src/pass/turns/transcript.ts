@@ -1,5 +1,5 @@
 import type { Message, ToolCall } from "../../events/messages.js";
-import { cut, headTail } from "./cut.js";
+import { argsText, cut, headTail } from "../prompt-parts.js";
 
 const ASSISTANT_CHARS = 160;
 const ARGS_CHARS = 120;
@@ -9,13 +9,6 @@ const RESULT_TAIL = 80;
 const SHOWN_CALL_ID_CHARS = 64;
 
 type ToolResult = Extract<Message, { role: "toolResult" }>;
-
-function argsText(args: unknown): string {
-	if (typeof args === "object" && args !== null && "command" in args && typeof args.command === "string")
-		return args.command;
-	if (typeof args === "object" && args !== null && "path" in args && typeof args.path === "string") return args.path;
-	return JSON.stringify(args) ?? "";
-}
 
 /** A call with its result on one line: a bash call by its ledger id, another by its tool, arguments and id. */
 function callLine(call: ToolCall, commandId: string | undefined, result: ToolResult | undefined): string {
