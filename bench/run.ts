@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
 import { foldBench } from "./fold-bench.js";
 import { passBench } from "./pass-bench.js";
 import { stateBench } from "./state-bench.js";
@@ -11,3 +13,16 @@ process.stdout.write("Longhaul benchmarks (SPEC 6); each figure is a ratio to a 
 foldBench();
 stateBench(resolve(shared, "before-compaction.jsonl"));
 await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
+
+const bundled = [
+	resolve(shared, "before-compaction.jsonl"),
+	resolve(shared, "large-session.jsonl"),
+	resolve(root, "test/fixtures/demo/demo.jsonl"),
+];
+const facts = runFactsCli(
+	bundled.filter((path) => existsSync(path)),
+	{ root },
+);
+process.stdout.write(
+	`\nValues reused after a compaction, and how many each compactor's summary kept (npm run facts):\n${facts.stdout}`,
+);
