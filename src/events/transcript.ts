@@ -1,4 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
+import { lineLinks } from "./line-links.js";
 
 /** The longest line the reader parses; a longer one is an anomaly (a 50 MB line must not stall a pass). */
 export const MAX_LINE_CHARS = 16 * 1024 * 1024;
@@ -66,6 +67,9 @@ export function readTranscript(text: string): Transcript {
 		if (line.trim() === "") return;
 		if (line.length > MAX_LINE_CHARS) {
 			anomalies.push({ entry: `line ${lineNo}`, reason: `line of ${line.length} characters is over the limit` });
+			// Kept as a bare link, so the entries before it stay on the branch.
+			const links = lineLinks(line);
+			if (links !== undefined) parsed.push({ line: lineNo, value: { ...links } });
 			return;
 		}
 		const value = parseJson(line);

@@ -26,17 +26,19 @@ export function isDiffCall(call: ModelCall): boolean {
 }
 
 /**
- * A stand-in summarizer that answers Longhaul's diff like a careful model would: a message with "never" or "always"
- * is a rule, one that says "is lifted" lifts the rule in force it names by `R<n>` (given in `lifts`), the rest are not.
+ * How a careful model answers a Longhaul diff prompt: a message with "never" or "always" is a rule, one that holds a
+ * key of `lifts` lifts the rule in force it names by `R<n>`, the rest are not.
  */
+export function carefulAnswer(prompt: string, lifts: Readonly<Record<string, string>> = {}): string {
+	const labels = shownMessages(prompt).map(({ msg, text }) => {
+		const lift = Object.entries(lifts).find(([needle]) => text.includes(needle));
+		if (lift !== undefined) return { msg, label: `lifts ${lift[1]}` };
+		return { msg, label: /\b(never|always)\b/i.test(text) ? "rule" : "not a rule" };
+	});
+	return JSON.stringify({ labels, narrative: `labeled ${labels.length} messages`, now: "carry on with the work" });
+}
+
+/** A stand-in summarizer in the harness that answers Longhaul's diff as {@link carefulAnswer} does. */
 export function labeler(lifts: Readonly<Record<string, string>> = {}) {
-	return (call: ModelCall): string => {
-		const prompt = lastUserText(call);
-		const labels = shownMessages(prompt).map(({ msg, text }) => {
-			const lift = Object.entries(lifts).find(([needle]) => text.includes(needle));
-			if (lift !== undefined) return { msg, label: `lifts ${lift[1]}` };
-			return { msg, label: /\b(never|always)\b/i.test(text) ? "rule" : "not a rule" };
-		});
-		return JSON.stringify({ labels, narrative: `labeled ${labels.length} messages`, now: "carry on with the work" });
-	};
+	return (call: ModelCall): string => carefulAnswer(lastUserText(call), lifts);
 }

@@ -40,11 +40,28 @@ interface Directory {
 }
 
 /**
+ * Makes `dir` (0700) and its missing parents one level at a time: Node 20's recursive `mkdirSync` spins forever
+ * where mkdir answers ENOENT under a parent that exists (as anywhere under /proc), which would hang pi.
+ */
+function makeDirectory(dir: string): void {
+	const missing: string[] = [];
+	for (let d = dir; !fs.existsSync(d) && path.dirname(d) !== d; d = path.dirname(d)) missing.unshift(d);
+	for (const d of missing) {
+		try {
+			fs.mkdirSync(d, { mode: 0o700 });
+		} catch (error) {
+			// Made meanwhile by another process: the checks that follow decide whether it is fit.
+			if (!isCode(error, "EEXIST")) throw error;
+		}
+	}
+}
+
+/**
  * Makes the log's directory (0700) and opens it: it must be a real directory we own and not a shared one
  * (world-writable or sticky, like /tmp), which is never tightened; null otherwise.
  */
 function openDirectory(dir: string, uid: number | undefined): Directory | null {
-	fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+	makeDirectory(dir);
 	if (uid === undefined) return fs.lstatSync(dir).isDirectory() ? { fd: null, loose: false } : null;
 	const fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	let stats: fs.Stats;

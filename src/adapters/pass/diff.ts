@@ -37,6 +37,25 @@ function errorClass(error: unknown): string {
 	return error instanceof Error ? error.constructor.name : typeof error;
 }
 
+/** Settles with `promise`, or rejects as soon as `signal` aborts: a provider that ignores the signal cannot hold the pass. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+	if (signal.aborted) return Promise.reject(new Aborted("aborted"));
+	return new Promise<T>((resolve, reject) => {
+		const onAbort = () => reject(new Aborted("aborted"));
+		signal.addEventListener("abort", onAbort, { once: true });
+		promise.then(
+			(value) => {
+				signal.removeEventListener("abort", onAbort);
+				resolve(value);
+			},
+			(error: unknown) => {
+				signal.removeEventListener("abort", onAbort);
+				reject(error);
+			},
+		);
+	});
+}
+
 /** Asks the model; a rejection or an `error` stop is a reason string, an abort is rethrown. */
 async function ask(
 	model: PassModel,
@@ -48,7 +67,7 @@ async function ask(
 ): Promise<{ reply: ModelReply | undefined; reason: string | null; ms: number }> {
 	const start = now();
 	try {
-		const reply = await model.call({ system, prompt, maxTokens }, signal);
+		const reply = await untilAborted(model.call({ system, prompt, maxTokens }, signal), signal);
 		if (signal.aborted || reply.stopReason === "aborted") throw new Aborted("aborted");
 		if (reply.stopReason === "error") return { reply: undefined, reason: "model-error", ms: now() - start };
 		return { reply, reason: null, ms: now() - start };

@@ -46,6 +46,12 @@ function routeSpec(route: Route | null): string | null {
 	return `${route.provider}/${route.model}${route.thinking === undefined ? "" : `:${route.thinking}`}`;
 }
 
+/** The id of the newest compaction entry of a branch, if it has one. */
+function newestCompaction(branch: readonly { readonly type: string; readonly id: string }[]): string | undefined {
+	for (let i = branch.length - 1; i >= 0; i--) if (branch[i]?.type === "compaction") return branch[i]?.id;
+	return undefined;
+}
+
 /** Registers Longhaul's hooks, tools and commands on pi. */
 export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	const selected = selection(deps.env.PI_COMPACTOR);
@@ -76,22 +82,37 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 				"warning",
 			);
 		if (selected.kind !== "longhaul") return;
-		const { config, problems } = loadConfig(deps.agentDir, ctx.cwd);
-		const notes = [...problems];
-		if (config.narrativeMode === "turns")
-			notes.push('narrativeMode "turns" is not available in this version; using "single"');
-		if (notes.length > 0) ctx.ui.notify(`Longhaul config: ${notes.join("; ")}`, "warning");
+		const { problems } = loadConfig(deps.agentDir, ctx.cwd);
+		if (problems.length > 0) ctx.ui.notify(`Longhaul config: ${problems.join("; ")}`, "warning");
 	});
 	pi.on("session_tree", (_event, ctx) => refresh(ctx));
 	pi.on("input", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 	pi.on("agent_start", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 
-	pi.on("session_before_compact", async (event, ctx) => {
-		settleFailed(ctx, "no-compaction-entry");
-		const started = deps.now();
-		pending = { started, outcome: undefined, fallback: undefined };
-		if (selected.kind !== "longhaul") return undefined;
-		return compactWithLonghaul(event, ctx, started);
+	/** The pass in flight; it settles one loop turn after the pass ends, when pi has stored what it returned. */
+	let inFlight: Promise<void> = Promise.resolve();
+	const afterTurn = () => new Promise<void>((resolve) => deps.defer(resolve));
+
+	pi.on("session_before_compact", (event, ctx) => {
+		const begin = () => {
+			settleFailed(ctx, "no-compaction-entry");
+			const started = deps.now();
+			pending = { started, outcome: undefined, fallback: undefined };
+			return started;
+		};
+		if (selected.kind !== "longhaul") {
+			begin();
+			return undefined;
+		}
+		// One pass at a time: a compaction that starts while another runs (a manual /compact during an automatic one)
+		// waits for it, and is cancelled if that one stored a compaction, since it would close the same span again.
+		const turn = inFlight.then(async () =>
+			newestCompaction(event.branchEntries) !== newestCompaction(ctx.sessionManager.getBranch())
+				? { cancel: true }
+				: compactWithLonghaul(event, ctx, begin()),
+		);
+		inFlight = turn.then(afterTurn, afterTurn);
+		return turn;
 	});
 
 	async function compactWithLonghaul(event: SessionBeforeCompactEvent, ctx: ExtensionContext, started: number) {
@@ -133,7 +154,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 			if (event.signal.aborted) {
 				pending = undefined;
 				deps.log.write({ event: "aborted", ...session(ctx), reason: "signal", ...fields });
-				return undefined;
+				// Cancelled: pi's own compaction must not start on the aborted signal either.
+				return { cancel: true };
 			}
 			pending = { started, outcome: undefined, fallback: fields.errorClass };
 			deps.log.write({ event: "fallback", ...session(ctx), reason: "pass-threw", ...fields });

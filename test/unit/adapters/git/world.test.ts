@@ -1,126 +1,13 @@
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { takeWorld } from "../../../../src/adapters/git/world.js";
+import { gitSandbox } from "../../../support/git-repos.js";
 
-const root = mkdtempSync(path.join(tmpdir(), "longhaul-world-"));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-// No inherited GIT_* variable and no user or system config: each test sees only the repository it builds.
-const baseEnv: NodeJS.ProcessEnv = {
-	...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_"))),
-	GIT_CONFIG_GLOBAL: "/dev/null",
-	GIT_CONFIG_NOSYSTEM: "1",
-	GIT_CEILING_DIRECTORIES: root,
-};
-
-let dirs = 0;
-function freshDir(name: string): string {
-	const dir = path.join(root, `${name}-${++dirs}`);
-	mkdirSync(dir, { recursive: true });
-	return dir;
-}
-
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], {
-		cwd,
-		env: baseEnv,
-		encoding: "utf8",
-	});
-}
-
-function initRepo(dir: string): string {
-	mkdirSync(dir, { recursive: true });
-	git(dir, "-c", "init.defaultBranch=main", "init", "-q");
-	return dir;
-}
-
-function commitFile(repo: string, file: string, content: string, subject: string): void {
-	writeFileSync(path.join(repo, file), content);
-	git(repo, "add", "--", file);
-	git(repo, "commit", "-q", "-m", subject);
-}
-
-function script(file: string, body: string): string {
-	writeFileSync(file, `#!/bin/sh\n${body}\n`);
-	chmodSync(file, 0o755);
-	return file;
-}
-
-const longAgo = new Date("2001-01-01T00:00:00Z");
-
-interface Hostile {
-	readonly repo: string;
-	readonly markers: string;
-}
-
-/** A repository whose config, attributes and hooks each run a script that leaves a marker file behind. */
-function hostileRepo(): Hostile {
-	const base = freshDir("hostile");
-	const bin = path.join(base, "bin");
-	const markers = path.join(base, "markers");
-	const hooks = path.join(base, "hooks");
-	const repo = initRepo(path.join(base, "repo"));
-	for (const dir of [bin, markers, hooks]) mkdirSync(dir);
-	const trap = (name: string, then = "exit 0") => script(path.join(bin, name), `: > "${markers}/${name}"\n${then}`);
-	commitFile(repo, "data.txt", "data\n", "data");
-	commitFile(repo, "odd.txt", "odd\n", "odd");
-	commitFile(repo, "proc.dat", "proc\n", "proc");
-	commitFile(repo, "pic.conv", "picture\n", "picture");
-	commitFile(
-		repo,
-		".gitattributes",
-		"data.txt filter=evil\nodd.txt filter=odd=name\nproc.dat filter=proc\n*.conv diff=conv\n",
-		"attributes",
-	);
-	signedCommit(repo, "Signed subject");
-	const config: [string, string][] = [
-		["core.fsmonitor", trap("fsmonitor")],
-		["diff.external", trap("external-diff")],
-		["diff.conv.textconv", trap("textconv", 'cat "$1"')],
-		["filter.evil.clean", trap("clean", "cat")],
-		["filter.evil.required", "true"],
-		["filter.odd=name.clean", trap("clean-odd-name", "cat")],
-		["filter.proc.process", trap("process-filter", "exit 1")],
-		["log.showSignature", "true"],
-		["gpg.program", trap("gpg", "exit 1")],
-		["core.pager", trap("pager", "cat")],
-		["core.hooksPath", hooks],
-		["color.ui", "always"],
-		["color.status", "always"],
-		["color.diff", "always"],
-	];
-	for (const [key, value] of config) git(repo, "config", key, value);
-	script(path.join(hooks, "post-index-change"), `: > "${markers}/post-index-change"`);
-	script(path.join(repo, ".git", "hooks", "post-index-change"), `: > "${markers}/default-hooks"`);
-	writeFileSync(path.join(repo, "pic.conv"), "another picture\n");
-	// Stale stat data, as after unpacking an archive: git must hash these files again, through their filters.
-	for (const file of ["data.txt", "odd.txt", "proc.dat"]) utimesSync(path.join(repo, file), longAgo, longAgo);
-	return { repo, markers };
-}
-
-/** Writes a commit carrying a (fake) PGP signature, so that showing signatures would call gpg.program. */
-function signedCommit(repo: string, subject: string): void {
-	const tree = git(repo, "rev-parse", "HEAD^{tree}").trim();
-	const parent = git(repo, "rev-parse", "HEAD").trim();
-	const who = "Test <test@example.com> 1700000000 +0000";
-	const signature = [
-		"-----BEGIN PGP SIGNATURE-----",
-		"",
-		"iQEzBAABCAAdFiEEfakefakefake",
-		"-----END PGP SIGNATURE-----",
-	];
-	const body = `tree ${tree}\nparent ${parent}\nauthor ${who}\ncommitter ${who}\ngpgsig ${signature.join("\n ")}\n\n${subject}\n`;
-	const id = execFileSync("git", ["hash-object", "-t", "commit", "-w", "--stdin"], {
-		cwd: repo,
-		env: baseEnv,
-		input: body,
-		encoding: "utf8",
-	}).trim();
-	git(repo, "update-ref", "HEAD", id);
-}
+const sandbox = gitSandbox("longhaul-world-");
+afterAll(() => sandbox.remove());
+const { root, env: baseEnv, freshDir, git, initRepo, commitFile, script, hostileRepo } = sandbox;
 
 /** Runs plain git the way a user would, ignoring its exit code: only the markers it leaves matter. */
 function plainGit(repo: string, args: string[]): void {

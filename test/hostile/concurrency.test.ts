@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { foldEntries } from "../../src/reducers/index.js";
+import { isDiffCall, labeler } from "../support/fake-summarizer.js";
+import { longhaulSession, tick } from "../support/longhaul-session.js";
+import { consistency } from "../support/passes.js";
+import { type Harness, type ModelCall, say } from "../support/pi-harness.js";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+type Settled = "stored" | string;
+const outcome = (p: Promise<unknown>): Promise<Settled> =>
+	p.then(
+		() => "stored",
+		(error: unknown) => (error instanceof Error ? error.message : String(error)),
+	);
+
+/** The branch's compactions, and the consistency of the state folded from it. */
+function summary(h: Harness) {
+	const branch = h.branch();
+	const folded = foldEntries(branch);
+	return {
+		compactions: branch.filter((e) => e.type === "compaction").length,
+		spanRecords: branch.filter((e) => e.type === "custom" && e.customType === "compaction-state.span").length,
+		...consistency(folded),
+		rules: folded.state.rules.map((r) => r.text),
+	};
+}
+
+describe("two compactions racing on one session", () => {
+	it("a manual /compact during an automatic one: one compaction, a consistent state, the session goes on", async () => {
+		// A context window so small that the long reply to the second prompt starts an automatic compaction.
+		const h = await longhaulSession({ models: [{ id: "faux-1", contextWindow: 5400 }], reserveTokens: 2000 });
+		harness = h;
+		let manual: Promise<Settled> | undefined;
+		const slowDiff = async (call: ModelCall) => {
+			manual = outcome(h.session.compact());
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			return labeler()(call);
+		};
+		h.model.scriptSide(slowDiff, ...Array.from({ length: 8 }, () => labeler()));
+		h.model.scriptAgent(say("ok"), say("ok ".repeat(1500)), say("still here"));
+		await h.prompt("never add dependencies");
+		expect(h.branch().filter((e) => e.type === "compaction")).toHaveLength(0);
+		await h.prompt("go on and write a lot");
+		expect(manual).toBeDefined();
+		expect(await manual).toBe("Compaction cancelled");
+		await tick();
+		expect(h.events.filter((e) => e.type === "compaction_start").map((e) => e.reason)).toEqual(["threshold", "manual"]);
+		// Every diff call was the one pass's: the cancelled compaction asked the model nothing.
+		const record = h.branch().find((e) => e.type === "custom" && e.customType === "compaction-state.span");
+		expect(record?.type === "custom" ? record.data : undefined).toMatchObject({
+			calls: h.model.calls.filter(isDiffCall).length,
+		});
+		expect(summary(h)).toEqual({
+			compactions: 1,
+			spanRecords: 1,
+			spans: [1],
+			seqs: "strictly increasing",
+			anomalies: [],
+			rules: ["never add dependencies"],
+		});
+		// The session goes on, and the next compaction (manual, now that this tiny window would compact every turn)
+		// closes span 2.
+		h.session.setAutoCompactionEnabled(false);
+		await h.prompt("are you there?");
+		await h.compact();
+		await tick();
+		const replies = h
+			.branch()
+			.flatMap((e) => (e.type === "message" && e.message.role === "assistant" ? [e.message.content] : []));
+		expect(replies.at(-1)).toEqual([{ type: "text", text: "still here" }]);
+		expect(summary(h)).toMatchObject({ spans: [1, 2], seqs: "strictly increasing", anomalies: [] });
+	});
+
+	it("two compact() calls not awaited: one compaction, the other cancelled, and a later compaction works", async () => {
+		const h = await longhaulSession();
+		harness = h;
+		h.model.scriptSide(labeler(), labeler(), labeler());
+		h.model.scriptAgent(say("ok"), say("ok"), say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		const results = await Promise.all([outcome(h.session.compact()), outcome(h.session.compact())]);
+		await tick();
+		expect([...results].sort()).toEqual(["Compaction cancelled", "stored"]);
+		expect(summary(h)).toMatchObject({ compactions: 1, spans: [1], seqs: "strictly increasing", anomalies: [] });
+		await h.prompt("always run the linter first");
+		await h.prompt("more");
+		await h.compact();
+		await tick();
+		expect(summary(h)).toEqual({
+			compactions: 2,
+			spanRecords: 2,
+			spans: [1, 2],
+			seqs: "strictly increasing",
+			anomalies: [],
+			rules: ["never add dependencies", "always run the linter first"],
+		});
+	});
+});

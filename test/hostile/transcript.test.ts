@@ -1,0 +1,428 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { runStateCli } from "../../src/adapters/cli/state-cli.js";
+import {
+	EVENT_ENTRY_TYPE,
+	encodeEvent,
+	LINE_ENTRY_TYPE,
+	MAX_LINE_CHARS,
+	SPAN_ENTRY_TYPE,
+} from "../../src/events/index.js";
+import { lineLinks } from "../../src/events/line-links.js";
+import { stateJson, stateObject } from "../../src/projections/index.js";
+import { type Folded, foldTranscript } from "../../src/reducers/index.js";
+import { anyEvent, hostileText, transcriptSpecs } from "../properties/arbitraries.js";
+import { params } from "../properties/laws.js";
+import { unsafeCharacters } from "../support/terminal-attacks.js";
+import { place, transcriptText } from "../support/transcript.js";
+
+const dir = mkdtempSync(join(tmpdir(), "longhaul-fuzz-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+/** Writes the bytes to a fresh file and returns its path. */
+function fileOf(bytes: Buffer | string): string {
+	const file = join(dir, `t${++files}.jsonl`);
+	writeFileSync(file, bytes);
+	return file;
+}
+
+/**
+ * Runs every view of `state` over the file: each exits 0 with terminal-safe text, `--json` is the fold of the
+ * same bytes, `--span N` answers for every span the state closed, and the file's bytes are left as they were.
+ */
+function expectCliHolds(file: string, folded: Folded): void {
+	const bytes = readFileSync(file);
+	const spans = [...new Set(folded.state.closes.map((c) => c.span))];
+	const runs = [[], ["--spans"], ["--anomalies"], ["--json"], ...spans.map((n) => ["--span", String(n)])];
+	for (const args of runs) {
+		const result = runStateCli([file, ...args], {});
+		expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
+		expect(unsafeCharacters(result.stdout)).toEqual([]);
+		if (args[0] === "--json") expect(result.stdout).toBe(stateJson(folded.state));
+	}
+	expect(readFileSync(file).equals(bytes)).toBe(true);
+}
+
+function isObject(u: unknown): boolean {
+	return typeof u === "object" && u !== null && !Array.isArray(u);
+}
+
+function record(u: unknown): Record<string, unknown> {
+	return typeof u === "object" && u !== null && !Array.isArray(u) ? { ...u } : {};
+}
+
+/** `line <n>` for each complete, non-blank line that is not a JSON object: each must be reported. */
+function unreadableLines(text: string): string[] {
+	const lines = text.split("\n");
+	lines.pop();
+	return lines.flatMap((line, index) => {
+		if (line.trim() === "") return [];
+		try {
+			return isObject(JSON.parse(line)) ? [] : [`line ${index + 1}`];
+		} catch {
+			return [`line ${index + 1}`];
+		}
+	});
+}
+
+/** A transcript's entries as objects, and how to write a header and entries back as transcript text. */
+function entriesOf(text: string): {
+	entries: Record<string, unknown>[];
+	write: (entries: readonly unknown[]) => string;
+} {
+	const [header = "", ...lines] = text.trimEnd().split("\n");
+	return {
+		entries: lines.map((line) => record(JSON.parse(line))),
+		write: (entries) => `${[header, ...entries.map((e) => JSON.stringify(e))].join("\n")}\n`,
+	};
+}
+
+function idOf(entry: Record<string, unknown> | undefined): string {
+	return String(entry?.id);
+}
+
+const validText = transcriptSpecs.map((specs) => transcriptText(place(specs)));
+
+/** Byte sequences that are not UTF-8 (and two that encode C1 controls). */
+const badUtf8 = fc
+	.constantFrom(
+		[0x80],
+		[0xbf],
+		[0xc0, 0xaf],
+		[0xc3],
+		[0xe2, 0x82],
+		[0xed, 0xa0, 0x80],
+		[0xef, 0xbf],
+		[0xf4, 0x90, 0x80, 0x80],
+		[0xf8, 0x88, 0x80, 0x80, 0x80],
+		[0xfe],
+		[0xff],
+		[0xc2, 0x9b],
+		[0xc2, 0x9d],
+	)
+	.map((bytes) => Buffer.from(bytes));
+
+/** A real transcript's bytes with random bytes and invalid UTF-8 spliced in anywhere. */
+const corruptBytes = fc
+	.tuple(
+		validText,
+		fc.array(
+			fc.tuple(
+				fc.oneof(
+					badUtf8,
+					fc.uint8Array({ maxLength: 24 }).map((b) => Buffer.from(b)),
+				),
+				fc.nat(),
+			),
+			{ maxLength: 8 },
+		),
+	)
+	.map(([text, inserts]) =>
+		inserts.reduce((bytes, [insert, at]) => {
+			const cut = at % (bytes.length + 1);
+			return Buffer.concat([bytes.subarray(0, cut), insert, bytes.subarray(cut)]);
+		}, Buffer.from(text)),
+	);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Structurally valid entries with wrong types and missing fields
+// ---------------------------------------------------------------------------------------------------------------
+
+const anyJson = fc.jsonValue({ maxDepth: 2 });
+/** Mostly the right shape, sometimes any JSON at all. */
+const wrongOr = <T>(right: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
+	fc.oneof({ weight: 3, arbitrary: right }, { weight: 1, arbitrary: anyJson });
+/** A few ids, so cycles, duplicates and missing parents come up often. */
+const entryId = fc.constantFrom("a", "b", "c", "d", "e", "f");
+const format = wrongOr(fc.constantFrom(1, 1, 2, 99));
+const encoded = anyEvent.map(encodeEvent);
+/** An encoded event with one data field dropped or replaced by any JSON. */
+const brokenEvent = fc.tuple(encoded, fc.nat(), anyJson, fc.boolean()).map(([event, at, junk, drop]) => {
+	const data = { ...record(record(event).data) };
+	const keys = Object.keys(data);
+	const key = keys[at % Math.max(1, keys.length)] ?? "x";
+	if (drop) delete data[key];
+	else data[key] = junk;
+	return { ...record(event), data };
+});
+const stored = fc.record({ seq: wrongOr(fc.integer({ min: 1, max: 40 })), event: fc.oneof(encoded, brokenEvent) });
+const messageArb = fc.record(
+	{
+		role: wrongOr(fc.constantFrom("user", "assistant", "toolResult", "bashExecution", "custom")),
+		content: wrongOr(fc.oneof(hostileText, fc.array(fc.record({ type: fc.constant("text"), text: hostileText })))),
+		toolCallId: wrongOr(fc.string({ maxLength: 4 })),
+		toolName: wrongOr(fc.constant("bash")),
+		command: wrongOr(hostileText),
+		output: wrongOr(hostileText),
+	},
+	{ requiredKeys: [] },
+);
+const entryArb = fc.record(
+	{
+		type: wrongOr(fc.constantFrom("message", "compaction", "custom", "session", "branch_summary", "label")),
+		id: wrongOr(entryId),
+		parentId: wrongOr(fc.option(entryId, { nil: null })),
+		message: wrongOr(messageArb),
+		customType: wrongOr(fc.constantFrom(EVENT_ENTRY_TYPE, SPAN_ENTRY_TYPE, LINE_ENTRY_TYPE, "other")),
+		data: wrongOr(
+			fc.record(
+				{
+					stateFormat: format,
+					seq: wrongOr(fc.integer({ min: 1, max: 40 })),
+					event: fc.oneof(encoded, brokenEvent),
+					v: wrongOr(fc.constant(1)),
+					span: wrongOr(fc.integer({ min: 1, max: 5 })),
+					compactionId: wrongOr(fc.string({ maxLength: 4 })),
+					fallback: wrongOr(fc.string({ maxLength: 4 })),
+				},
+				{ requiredKeys: [] },
+			),
+		),
+		details: wrongOr(
+			fc.record(
+				{
+					stateFormat: format,
+					longhaul: wrongOr(fc.constant(true)),
+					span: wrongOr(fc.integer({ min: 1, max: 5 })),
+					events: wrongOr(fc.array(stored, { maxLength: 4 })),
+				},
+				{ requiredKeys: [] },
+			),
+		),
+		summary: wrongOr(hostileText),
+		fromHook: wrongOr(fc.boolean()),
+	},
+	{ requiredKeys: [] },
+);
+const structuralText = fc
+	.tuple(fc.array(entryArb, { maxLength: 20 }), fc.boolean())
+	.map(([entries, header]) =>
+		[...(header ? [{ type: "session", version: 3, id: "s" }] : []), ...entries]
+			.map((e) => `${JSON.stringify(e)}\n`)
+			.join(""),
+	);
+
+/** Longhaul entries of a newer format on the branch: each must be refused by name. */
+function newerOnBranch(folded: Folded): string[] {
+	return folded.branch.flatMap((entry) => {
+		const holder = entry.type === "compaction" ? entry.raw.details : entry.type === "custom" ? entry.raw.data : {};
+		const format = record(holder).stateFormat;
+		const longhaul =
+			entry.type === "compaction" ||
+			entry.raw.customType === EVENT_ENTRY_TYPE ||
+			entry.raw.customType === LINE_ENTRY_TYPE;
+		return longhaul && typeof format === "number" && format > 1 ? [entry.id] : [];
+	});
+}
+
+describe("transcript fuzzing: neither the fold nor state ever throws", () => {
+	it("raw bytes, decoded as UTF-8 with invalid sequences: every view renders safely and each unreadable line is reported", () => {
+		fc.assert(
+			fc.property(corruptBytes, (bytes) => {
+				const text = bytes.toString("utf8");
+				const folded = foldTranscript(text);
+				const reported = folded.state.anomalies.map((a) => a.entry);
+				expect(reported).toEqual(expect.arrayContaining(unreadableLines(text)));
+				expectCliHolds(fileOf(bytes), folded);
+			}),
+			params({ numRuns: 60 }),
+		);
+	});
+
+	it("entries of the right structure with wrong types, missing fields, cycles, duplicates and newer formats", () => {
+		fc.assert(
+			fc.property(structuralText, (text) => {
+				const folded = foldTranscript(text);
+				const ids = folded.branch.map((e) => e.id);
+				expect(new Set(ids).size).toBe(ids.length);
+				folded.branch.forEach((entry, i) => {
+					if (i > 0) expect(entry.parentId).toBe(folded.branch[i - 1]?.id);
+				});
+				const root = folded.branch[0];
+				if (root !== undefined && root.parentId !== null)
+					expect(folded.state.anomalies.map((a) => a.reason)).toContainEqual(
+						expect.stringMatching(/parentId cycle|parent entry is missing/),
+					);
+				// Every Longhaul event entry on the branch is either read or refused with an anomaly, never skipped.
+				for (const entry of folded.branch)
+					if (entry.type === "custom" && entry.raw.customType === EVENT_ENTRY_TYPE)
+						expect(folded.events.some((l) => l.entry === entry.id)).toBe(true);
+				const refusedNewer = folded.state.anomalies.filter((a) => /is newer than 1; refused/.test(a.reason));
+				expect(refusedNewer.map((a) => a.entry).sort()).toEqual(newerOnBranch(folded).sort());
+				expectCliHolds(fileOf(text), folded);
+			}),
+			params({ numRuns: 150 }),
+		);
+	});
+
+	it("a parentId cycle or a missing parent ends the branch there: the state is the fold of what the walk reached", () => {
+		const cut = fc.tuple(validText, fc.nat(), fc.nat(), fc.boolean());
+		fc.assert(
+			fc.property(cut, ([text, a, b, cycle]) => {
+				const { entries, write } = entriesOf(text);
+				if (entries.length === 0) return;
+				const from = a % entries.length;
+				const to = from + (b % (entries.length - from));
+				const target = idOf(entries[to]);
+				const broken = entries.map((e, i) => (i === from ? { ...e, parentId: cycle ? target : "gone" } : e));
+				const reached = entries.slice(from).map((e, i) => (i === 0 ? { ...e, parentId: null } : e));
+				const folded = foldTranscript(write(broken));
+				const expected = foldTranscript(write(reached));
+				const { anomalies: _got, ...rest } = stateObject(folded.state);
+				const { anomalies: _expected, ...expectedRest } = stateObject(expected.state);
+				expect(rest).toEqual(expectedRest);
+				expect(folded.state.anomalies).toEqual([
+					cycle
+						? { entry: target, reason: "parentId cycle; the branch stops here" }
+						: { entry: "gone", reason: "parent entry is missing; the branch stops here" },
+					...expected.state.anomalies,
+				]);
+			}),
+			params(),
+		);
+	});
+
+	it("a duplicate id: the later entry is used, and the duplicate is reported once", () => {
+		fc.assert(
+			fc.property(validText, fc.nat(), hostileText, (text, at, words) => {
+				const { entries, write } = entriesOf(text);
+				if (entries.length < 2) return;
+				const index = at % (entries.length - 1);
+				const twin = {
+					...entries[index],
+					type: "message",
+					message: { role: "user", content: `twin ${words}` },
+				};
+				const withTwin = [...entries.slice(0, -1), twin, ...entries.slice(-1)];
+				const replaced = entries.map((e, i) => (i === index ? twin : e));
+				const folded = foldTranscript(write(withTwin));
+				const expected = foldTranscript(write(replaced));
+				expect(folded.branch.map((e) => e.raw)).toEqual(expected.branch.map((e) => e.raw));
+				expect(folded.state.anomalies).toEqual([
+					{ entry: idOf(entries[index]), reason: "duplicate id; the later entry is used" },
+					...expected.state.anomalies,
+				]);
+			}),
+			params(),
+		);
+	});
+
+	it("invalid UTF-8 inside a string costs only those characters: no anomaly, the entry is read", () => {
+		const placeholder = "@@BAD@@";
+		const specs = transcriptSpecs.map((s) => [
+			...s,
+			{ kind: "user" as const, text: `please ${placeholder} never add dependencies` },
+			{
+				kind: "longhaul-compaction" as const,
+				span: 99,
+				events: [{ type: "note-remembered" as const, data: { text: `note ${placeholder}` } }],
+			},
+		]);
+		fc.assert(
+			fc.property(specs, badUtf8, (entries, bad) => {
+				const text = transcriptText(place(entries));
+				const bytes = Buffer.concat(
+					text.split(placeholder).flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [bad, Buffer.from(part)])),
+				);
+				const clean = foldTranscript(text.replaceAll(placeholder, "?"));
+				const folded = foldTranscript(bytes.toString("utf8"));
+				expect(folded.state.anomalies).toEqual(clean.state.anomalies);
+				expect(folded.state.notes.at(-1)?.text).toBe(`note ${bad.toString("utf8")}`);
+				expectCliHolds(fileOf(bytes), folded);
+			}),
+			params({ numRuns: 40 }),
+		);
+	});
+
+	it("the link reader for over-long lines reads the id and parentId JSON.parse reads, or nothing", () => {
+		const key = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("id", "parentId", "i\\d", "__proto__"));
+		const object = fc.dictionary(key, fc.oneof(anyJson, fc.string({ unit: "binary", maxLength: 12 })), {
+			maxKeys: 8,
+		});
+		fc.assert(
+			fc.property(object, fc.constantFrom(undefined, 2, "\t"), (value, indent) => {
+				const line = JSON.stringify(value, null, indent);
+				const parsed = JSON.parse(line);
+				const links = lineLinks(line);
+				if (typeof parsed.id === "string") expect(links).toEqual({ id: parsed.id, parentId: parsed.parentId });
+				else expect(links).toBeUndefined();
+			}),
+			params({ numRuns: 300 }),
+		);
+		for (const line of [
+			"",
+			"{}",
+			"[]",
+			'{"id":"x"',
+			'{"id":"x",}',
+			'{"id":"x"}x',
+			'{"id" "x"}',
+			'"id"',
+			'{"a":'.repeat(5),
+		])
+			expect(lineLinks(line)).toBeUndefined();
+		expect(lineLinks(' {"\\u0069d" : "x" , "parentId":null}\n')).toEqual({ id: "x", parentId: null });
+	});
+});
+
+describe("transcripts built to exhaust", () => {
+	it("a 50 MB line is reported and skipped, and costs only itself: the entries around it stay on the branch", () => {
+		const huge = "y".repeat(50 * 1024 * 1024);
+		const rule = { type: "rule-added" as const, data: { words: "never add dependencies", source: "u1" } };
+		const close = (span: number) => ({
+			type: "span-closed" as const,
+			data: { span, kind: "whole" as const, unlabeled: [], reason: null },
+		});
+		const text = transcriptText(
+			place([
+				{ kind: "user", text: "never add dependencies" },
+				{ kind: "longhaul-compaction", span: 1, events: [rule, close(1)] },
+				{ kind: "user", text: huge },
+				{ kind: "longhaul-compaction", span: 2, events: [close(2)] },
+				{ kind: "user", text: "go on" },
+			]),
+		);
+		const folded = foldTranscript(text);
+		const hugeLine = text.split("\n")[3] ?? "";
+		expect(hugeLine.length).toBeGreaterThan(MAX_LINE_CHARS);
+		expect(folded.state.anomalies).toEqual([
+			{ entry: "line 4", reason: `line of ${hugeLine.length} characters is over the limit` },
+		]);
+		expect(folded.branch.map((e) => e.id)).toEqual(["e1", "e2", "e3", "e4", "e5"]);
+		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
+		expect(folded.state.closes.map((c) => c.span)).toEqual([1, 2]);
+		const file = fileOf(text);
+		expectCliHolds(file, folded);
+		expect(runStateCli([file, "--anomalies"], {}).stdout).toContain("line 4: line of");
+	});
+
+	it("a million tiny entries fold, and state reads them, within vitest's time limit", () => {
+		const count = 1_000_000;
+		const note = (n: number) =>
+			JSON.stringify({
+				type: "custom",
+				id: `${n}`,
+				parentId: `${n - 1}`,
+				customType: EVENT_ENTRY_TYPE,
+				data: { stateFormat: 1, seq: n / 10_000, event: { type: "note-remembered", data: { text: `n${n}` } } },
+			});
+		const lines = [JSON.stringify({ type: "session", version: 3, id: "s" })];
+		for (let n = 1; n <= count; n++)
+			lines.push(
+				n % 10_000 === 0 ? note(n) : `{"type":"message","id":"${n}","parentId":${n === 1 ? "null" : `"${n - 1}"`}}`,
+			);
+		const text = `${lines.join("\n")}\n`;
+		const folded = foldTranscript(text);
+		expect(folded.branch).toHaveLength(count);
+		expect(folded.state.anomalies).toEqual([]);
+		expect(folded.state.notes).toHaveLength(count / 10_000);
+		expect(folded.state.lastSeq).toBe(count / 10_000);
+		const result = runStateCli([fileOf(text), "--json"], {});
+		expect(result.code).toBe(0);
+		expect(JSON.parse(result.stdout).notes.at(-1)).toEqual({ id: "N100", text: `n${count}` });
+	}, 120_000);
+});

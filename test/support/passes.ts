@@ -1,0 +1,107 @@
+import { DEFAULT_CONFIG } from "../../src/adapters/config.js";
+import type { ModelReply, ModelRequest, PassModel } from "../../src/adapters/pass/model.js";
+import {
+	type PassCapabilities,
+	type PassOutcome,
+	type PassSettings,
+	runPass,
+} from "../../src/adapters/pass/run-pass.js";
+import type { Anomaly, Folded } from "../../src/reducers/index.js";
+import type { Raw } from "./entries.js";
+import { carefulAnswer } from "./fake-summarizer.js";
+
+/** The pass settings of `longhaul.json`'s defaults. */
+export const PASS_SETTINGS: PassSettings = { ...DEFAULT_CONFIG, narrativeMode: "single" };
+
+/** A model whose every reply is computed from the request; it records the requests it got. */
+export function answeringModel(
+	answer: (request: ModelRequest, signal: AbortSignal) => string | Promise<string>,
+): PassModel & { readonly requests: ModelRequest[] } {
+	const requests: ModelRequest[] = [];
+	return {
+		name: "answering/model",
+		maxTokens: 32_000,
+		contextWindow: 200_000,
+		reasoning: null,
+		routeNotUsed: null,
+		requests,
+		call: async (request: ModelRequest, signal: AbortSignal): Promise<ModelReply> => {
+			requests.push(request);
+			const text = await answer(request, signal);
+			return { text, stopReason: "stop", errorMessage: "", inputTokens: 1, outputTokens: 1 };
+		},
+	};
+}
+
+/** A model that labels every message as a careful model would (see `carefulAnswer`). */
+export function carefulModel(): PassModel & { readonly requests: ModelRequest[] } {
+	return answeringModel((request) => carefulAnswer(request.prompt));
+}
+
+/** A pass's capabilities around this model: no repository, no footer, a clock that stands still. */
+export function passCaps(model: PassModel | undefined): PassCapabilities {
+	return {
+		model,
+		noModelReason: "no-model",
+		takeWorld: async () => ({ taken: false, reason: "not a git repository" }),
+		status: () => undefined,
+		now: () => 0,
+	};
+}
+
+function idOf(entry: Raw | undefined): string {
+	const id = entry?.id;
+	if (typeof id !== "string") throw new Error("test branch: the last entry has no id");
+	return id;
+}
+
+/** A compaction entry holding a pass's details, as pi appends it after `parentId`. */
+export function compactionEntry(id: string, parentId: string, firstKeptEntryId: string, details: unknown): Raw {
+	return {
+		type: "compaction",
+		id,
+		parentId,
+		timestamp: "2026-01-01T00:00:00.000Z",
+		summary: "s",
+		firstKeptEntryId,
+		tokensBefore: 1,
+		fromHook: true,
+		details,
+	};
+}
+
+/**
+ * Runs a pass over `branch`, keeping its last entry, and returns the branch with the compaction entry `id` that pi
+ * would append; rejects when the pass does.
+ */
+export async function compactBranch(
+	branch: readonly Raw[],
+	model: PassModel | undefined,
+	id: string,
+	signal: AbortSignal = new AbortController().signal,
+): Promise<{ readonly branch: Raw[]; readonly outcome: PassOutcome }> {
+	const last = idOf(branch.at(-1));
+	const outcome = await runPass(
+		{ branch, firstKeptEntryId: last, cwd: "/nowhere", signal, settings: PASS_SETTINGS },
+		passCaps(model),
+	);
+	return { branch: [...branch, compactionEntry(id, last, last, outcome.details)], outcome };
+}
+
+/** What makes a branch's state consistent: each span closed once, in order; stored seqs rising; no anomaly. */
+export interface Consistency {
+	readonly spans: readonly number[];
+	readonly seqs: "strictly increasing" | readonly number[];
+	readonly anomalies: readonly Anomaly[];
+}
+
+/** The consistency facts of a fold, to compare with `{ spans: [1, …, n], seqs: "strictly increasing", anomalies: [] }`. */
+export function consistency(folded: Folded): Consistency {
+	const seqs = folded.events.flatMap((l) => (l.seq === null ? [] : [l.seq]));
+	const rising = seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] ?? 0));
+	return {
+		spans: folded.state.closes.map((c) => c.span),
+		seqs: rising ? "strictly increasing" : seqs,
+		anomalies: folded.state.anomalies,
+	};
+}
