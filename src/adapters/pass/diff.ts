@@ -39,7 +39,11 @@ function errorClass(error: unknown): string {
 
 /** Settles with `promise`, or rejects as soon as `signal` aborts: a provider that ignores the signal cannot hold the pass. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-	if (signal.aborted) return Promise.reject(new Aborted("aborted"));
+	if (signal.aborted) {
+		// The call was already made: its own rejection, if it comes, has nobody left to hear it.
+		promise.catch(() => undefined);
+		return Promise.reject(new Aborted("aborted"));
+	}
 	return new Promise<T>((resolve, reject) => {
 		const onAbort = () => reject(new Aborted("aborted"));
 		signal.addEventListener("abort", onAbort, { once: true });
