@@ -78,15 +78,15 @@ function turnTexts(entries: readonly Entry[]): Map<string, string> {
 }
 
 function carriedRefs(state: State): string[] {
-	const refs: string[] = [];
+	const runs: (readonly string[])[] = [];
 	for (let i = state.closes.length - 1; i >= 0; i--) {
 		const close = state.closes[i];
 		if (close === undefined) break;
-		refs.unshift(...close.unlabeled);
+		runs.unshift(close.unlabeled);
 		// A whole close judged its span; what it still left unlabeled is offered once more, and the walk stops there.
 		if (close.kind === "whole") break;
 	}
-	return [...new Set(refs)].slice(-MAX_CARRIED);
+	return [...new Set(runs.flat())].slice(-MAX_CARRIED);
 }
 
 /**

@@ -22,6 +22,27 @@ function section(title: string, lines: readonly string[]): string | undefined {
 	return lines.length === 0 ? undefined : `## ${title}\n${lines.join("\n")}`;
 }
 
+/**
+ * Text no user wrote as a rule (error heads, decisions, notes, values, World fields) on one line, behind a prefix of
+ * its own: tool output or a model must not be able to draw a "Rules in force" section into the summary pi stores.
+ */
+function oneLine(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
+}
+
+/** One line that starts a line of its own (Objective, Now): a first character Markdown reads as structure is escaped. */
+function ownLine(text: string): string {
+	const line = oneLine(text);
+	return /^[#>`~*+\-=|<\d]/.test(line) ? `\\${line}` : line;
+}
+
+/** A fence longer than any run of backticks inside, so git output cannot close it early. */
+function fenced(text: string): string[] {
+	const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+	const fence = "`".repeat(Math.max(3, longest + 1));
+	return [fence, text, fence];
+}
+
 function quoted(text: string): string {
 	return text
 		.split("\n")
@@ -30,28 +51,29 @@ function quoted(text: string): string {
 }
 
 function findingLine(f: Finding): string {
-	return f.evidence.length === 0 ? `- ${f.id}: ${f.text}` : `- ${f.id}: ${f.text} (${f.evidence.join(", ")})`;
+	const text = oneLine(f.text);
+	return f.evidence.length === 0 ? `- ${f.id}: ${text}` : `- ${f.id}: ${text} (${f.evidence.join(", ")})`;
 }
 
 function errorLine(e: LedgerError): string {
-	const from = e.command === null ? e.tool : `${e.tool} ${e.command}`;
-	return `- ${e.id} (${from}, span ${e.span}): ${e.head}`;
+	const from = e.command === null ? oneLine(e.tool) : `${oneLine(e.tool)} ${e.command}`;
+	return `- ${e.id} (${from}, span ${e.span}): ${oneLine(e.head)}`;
 }
 
 function worldLines(world: World | null): string[] {
 	if (world === null) return [];
-	if (!world.taken) return [`(not taken: ${world.reason})`];
-	const lines = [`branch: ${world.branch}`, `HEAD: ${world.head}`];
-	if (world.status !== "") lines.push("status:", "```", world.status, "```");
-	if (world.log !== "") lines.push("recent log:", "```", world.log, "```");
-	if (world.diffStat !== "") lines.push("diff stat:", "```", world.diffStat, "```");
+	if (!world.taken) return [`(not taken: ${oneLine(world.reason)})`];
+	const lines = [`branch: ${oneLine(world.branch)}`, `HEAD: ${oneLine(world.head)}`];
+	if (world.status !== "") lines.push("status:", ...fenced(world.status));
+	if (world.log !== "") lines.push("recent log:", ...fenced(world.log));
+	if (world.diffStat !== "") lines.push("diff stat:", ...fenced(world.diffStat));
 	return lines;
 }
 
 function fileLines(state: State): string[] {
 	const lines: string[] = [];
-	if (state.files.modified.length > 0) lines.push(`Modified: ${state.files.modified.join(", ")}`);
-	if (state.files.read.length > 0) lines.push(`Read: ${state.files.read.join(", ")}`);
+	if (state.files.modified.length > 0) lines.push(`Modified: ${oneLine(state.files.modified.join(", "))}`);
+	if (state.files.read.length > 0) lines.push(`Read: ${oneLine(state.files.read.join(", "))}`);
 	return lines;
 }
 
@@ -59,7 +81,7 @@ function render(state: State, workLogDropped: number, valuesDropped: number): st
 	const open = state.errors.filter((e) => e.fixedBy === null);
 	const sections = [
 		"# Session state (Longhaul)\nRules are the user's own words, quoted verbatim. Ids (C, E) point into the ledger.",
-		section("Objective", state.objective === null ? [] : [state.objective]),
+		section("Objective", state.objective === null ? [] : [ownLine(state.objective)]),
 		section(
 			"Rules in force",
 			state.rules.map((r) => `${r.id}\n${quoted(r.text)}\n(${r.source})`),
@@ -69,19 +91,19 @@ function render(state: State, workLogDropped: number, valuesDropped: number): st
 		section("Open errors", open.map(errorLine)),
 		section(
 			"Values",
-			state.values.slice(valuesDropped).map((v) => `- ${v.name}: ${v.value} (${v.source})`),
+			state.values.slice(valuesDropped).map((v) => `- ${oneLine(v.name)}: ${oneLine(v.value)} (${v.source})`),
 		),
 		section(
 			"Notes",
-			state.notes.map((n) => `- ${n.id}: ${n.text}`),
+			state.notes.map((n) => `- ${n.id}: ${oneLine(n.text)}`),
 		),
 		section("Files", fileLines(state)),
 		section("World", worldLines(state.world)),
 		section(
 			"Work log",
-			state.workLog.slice(workLogDropped).map((l) => `- span ${l.span}: ${l.text}`),
+			state.workLog.slice(workLogDropped).map((l) => `- span ${l.span}: ${oneLine(l.text)}`),
 		),
-		section("Now", state.now === null ? [] : [state.now]),
+		section("Now", state.now === null ? [] : [ownLine(state.now)]),
 	];
 	return `${sections.filter((s) => s !== undefined).join("\n\n")}\n`;
 }

@@ -133,7 +133,12 @@ function addFiles(w: Work, { read, modified }: EventOf<"files-touched">["data"])
 		w.modified.push(path);
 		moved = moved || w.index.read.delete(path);
 	}
-	if (moved) w.read.splice(0, w.read.length, ...w.read.filter((path) => w.index.read.has(path)));
+	if (moved) {
+		// Rebuilt in place without spreading: a list of any length read from a transcript must not blow the stack.
+		const kept = w.read.filter((path) => w.index.read.has(path));
+		w.read.length = 0;
+		for (const path of kept) w.read.push(path);
+	}
 	for (const path of read) {
 		if (w.index.modified.has(path) || w.index.read.has(path)) continue;
 		w.index.read.add(path);
