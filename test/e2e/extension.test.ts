@@ -354,3 +354,30 @@ describe("what the user sees of a pass", () => {
 		});
 	});
 });
+
+describe("/longhaul always shows the branch in view", () => {
+	it("shows a note the agent just remembered, before any compaction", async () => {
+		const h = await start();
+		h.model.scriptAgent(callTool("longhaul_remember", { note: "the flaky test is net.test.ts" }), say("noted"));
+		await h.prompt("remember the flaky test");
+		await h.prompt("/longhaul");
+		expect(h.ui.notices.at(-1)?.message).toContain("N1: the flaky test is net.test.ts");
+	});
+
+	it("after a fork from before a compaction, shows the forked branch's state, not the old one", async () => {
+		const h = await start();
+		h.model.scriptSide(labeler());
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("always run the linter first");
+		await h.prompt("next");
+		const next = h
+			.branch()
+			.find((e) => e.type === "message" && e.message.role === "user" && JSON.stringify(e).includes('"next"'));
+		await h.compact();
+		await h.prompt("/longhaul");
+		expect(h.ui.notices.at(-1)?.message).toContain("> always run the linter first");
+		await h.fork(next?.id ?? "");
+		await h.prompt("/longhaul");
+		expect(h.ui.notices.at(-1)?.message).toContain("(no Longhaul state on this branch yet)");
+	});
+});

@@ -7,7 +7,7 @@ import type {
 import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE, STATE_FORMAT } from "../../events/entries.js";
 import type { World } from "../../events/world.js";
 import { stateView } from "../../projections/state-views.js";
-import { type Folded, foldEntries } from "../../reducers/fold.js";
+import { foldEntries } from "../../reducers/fold.js";
 import { loadConfig, type Route } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
 import { summarizerModel } from "../pass/pi-model.js";
@@ -55,14 +55,10 @@ function newestCompaction(branch: readonly { readonly type: string; readonly id:
 /** Registers Longhaul's hooks, tools and commands on pi. */
 export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	const selected = selection(deps.env.PI_COMPACTOR);
-	let folded: Folded | undefined;
 	let pending: Pending | undefined;
 	const stripped = new Set<string>();
 
 	const session = (ctx: ExtensionContext) => sessionFields(pi, ctx);
-	const refresh = (ctx: ExtensionContext) => {
-		folded = foldEntries(ctx.sessionManager.getBranch());
-	};
 	/** pi 0.73 sends extensions no event when a compaction fails: one that began and never ended is reported here. */
 	const settleFailed = (ctx: ExtensionContext, reason: string) => {
 		if (pending === undefined) return;
@@ -71,7 +67,6 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	};
 
 	pi.on("session_start", (event, ctx) => {
-		refresh(ctx);
 		if (event.reason === "startup" || event.reason === "reload") {
 			const piVersionVerified = versionVerified(deps.piVersion);
 			deps.log.write({ event: "extension-loaded", ...session(ctx), piVersion: deps.piVersion, piVersionVerified });
@@ -85,7 +80,6 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		const { problems } = loadConfig(deps.agentDir, ctx.cwd);
 		if (problems.length > 0) ctx.ui.notify(`Longhaul config: ${problems.join("; ")}`, "warning");
 	});
-	pi.on("session_tree", (_event, ctx) => refresh(ctx));
 	pi.on("input", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 	pi.on("agent_start", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 
@@ -179,7 +173,6 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 			tokensBefore: Math.max(0, Math.round(entry.tokensBefore)),
 		});
 		if (selected.kind === "longhaul") appendAfterCompaction(event, ctx, done, outcome);
-		refresh(ctx);
 	});
 
 	function appendAfterCompaction(
@@ -248,8 +241,9 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	pi.registerCommand("longhaul", {
 		description: "Show Longhaul's state of the branch in view",
 		handler: async (_args, ctx) => {
-			if (folded === undefined) refresh(ctx);
-			ctx.ui.notify(stateView((folded ?? foldEntries(ctx.sessionManager.getBranch())).state), "info");
+			// No state is kept in memory: the branch in view is folded on every read, so a fork, a resume, a reload,
+			// a /tree move or a note just remembered can never leave it stale.
+			ctx.ui.notify(stateView(foldEntries(ctx.sessionManager.getBranch()).state), "info");
 		},
 	});
 	pi.registerCommand("longhaul-report", {
