@@ -155,6 +155,46 @@ function passModel(
 }
 
 /**
+ * The routed model until one of its calls fails (throws, or stops with an error) without an abort: from then on the
+ * session's model answers, and the log names `route-call-failed` as the reason the route was not used.
+ */
+export function withFallback(routed: PassModel, session: PassModel): PassModel {
+	let current = routed;
+	const fallBack = async (request: ModelRequest, signal: AbortSignal): Promise<ModelReply> => {
+		current = session;
+		return session.call(request, signal);
+	};
+	return {
+		get name() {
+			return current.name;
+		},
+		get maxTokens() {
+			return current.maxTokens;
+		},
+		get contextWindow() {
+			return current.contextWindow;
+		},
+		get reasoning() {
+			return current.reasoning;
+		},
+		get routeNotUsed() {
+			return current.routeNotUsed;
+		},
+		call: async (request, signal) => {
+			if (current === session) return session.call(request, signal);
+			try {
+				const reply = await routed.call(request, signal);
+				return reply.stopReason === "error" && !signal.aborted ? fallBack(request, signal) : reply;
+			} catch (error) {
+				if (signal.aborted) throw error;
+				return fallBack(request, signal);
+			}
+		},
+		...(routed.converse === undefined ? {} : { converse: routed.converse }),
+	};
+}
+
+/**
  * The summarizer: the configured route when its model is known and has credentials, else the session's model,
  * with the reason the route was not used. Undefined when there is no model at all.
  */
@@ -167,8 +207,12 @@ export async function summarizerModel(
 	if (route !== undefined) {
 		const routed = registry.find(route.provider, route.model);
 		const auth = routed === undefined ? undefined : await registry.getApiKeyAndHeaders(routed);
-		if (routed !== undefined && auth?.ok === true)
-			return passModel(routed, registry, reasoningFor(routed, route.thinking), null);
+		if (routed !== undefined && auth?.ok === true) {
+			const primary = passModel(routed, registry, reasoningFor(routed, route.thinking), null);
+			return session === undefined
+				? primary
+				: withFallback(primary, passModel(session, registry, reasoningFor(session), "route-call-failed"));
+		}
 		notUsed = routed === undefined ? "route-model-unknown" : "route-no-credentials";
 	}
 	if (session === undefined) return undefined;

@@ -1,6 +1,7 @@
 import type { Api, Model } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
-import { type Registry, reasoningFor, summarizerModel } from "../../../../src/adapters/pass/pi-model.js";
+import type { PassModel } from "../../../../src/adapters/pass/model.js";
+import { type Registry, reasoningFor, summarizerModel, withFallback } from "../../../../src/adapters/pass/pi-model.js";
 
 function model(id: string, extra: Partial<Model<Api>> = {}): Model<Api> {
 	return {
@@ -65,5 +66,62 @@ describe("the summarizer model", () => {
 
 	it("has no model at all when the session has none and no route is usable", async () => {
 		expect(await summarizerModel(undefined, registry([], new Set()), undefined)).toBeUndefined();
+	});
+});
+
+describe("a routed summarizer whose call fails", () => {
+	const reply = (text: string, stopReason = "stop") => ({
+		text,
+		stopReason,
+		errorMessage: "",
+		inputTokens: 1,
+		outputTokens: 1,
+	});
+	const fake = (name: string, answer: () => Promise<ReturnType<typeof reply>>): PassModel => ({
+		name,
+		maxTokens: 1000,
+		contextWindow: 10_000,
+		reasoning: null,
+		routeNotUsed: name === "session" ? "route-call-failed" : null,
+		call: answer,
+	});
+
+	it("falls back to the session's model for that call and the rest, and says why", async () => {
+		let routedCalls = 0;
+		const routed = fake("routed", async () => {
+			routedCalls++;
+			throw new Error("503");
+		});
+		const model = withFallback(
+			routed,
+			fake("session", async () => reply("from the session")),
+		);
+		const signal = new AbortController().signal;
+		expect((await model.call({ system: "", prompt: "p", maxTokens: 10 }, signal)).text).toBe("from the session");
+		expect((await model.call({ system: "", prompt: "p", maxTokens: 10 }, signal)).text).toBe("from the session");
+		expect(routedCalls).toBe(1);
+		expect([model.name, model.routeNotUsed]).toEqual(["session", "route-call-failed"]);
+	});
+
+	it("falls back on an error stop too, but not on an abort", async () => {
+		const errored = withFallback(
+			fake("routed", async () => reply("", "error")),
+			fake("session", async () => reply("ok")),
+		);
+		expect((await errored.call({ system: "", prompt: "p", maxTokens: 10 }, new AbortController().signal)).text).toBe(
+			"ok",
+		);
+		const controller = new AbortController();
+		const aborting = withFallback(
+			fake("routed", async () => {
+				controller.abort();
+				throw new Error("aborted");
+			}),
+			fake("session", async () => reply("should not be asked")),
+		);
+		await expect(aborting.call({ system: "", prompt: "p", maxTokens: 10 }, controller.signal)).rejects.toThrow(
+			"aborted",
+		);
+		expect(aborting.name).toBe("routed");
 	});
 });
