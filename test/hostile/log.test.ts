@@ -85,6 +85,15 @@ describe("a hostile log path stops no compaction and is never written through", 
 		expect(logRecords(log).map((r) => r.event)).toEqual(expect.arrayContaining(["compaction", "compacted"]));
 	});
 
+	it("a log in the user's own 0755 folder: the folder keeps its mode, the file is 0600", async () => {
+		const folder = dirFor("project");
+		chmodSync(folder, 0o755);
+		await compactWithLogAt(join(folder, "1"));
+		expect(modeOf(folder)).toBe(0o755);
+		expect(modeOf(join(folder, "1"))).toBe(0o600);
+		expect(logRecords(join(folder, "1")).map((r) => r.event)).toEqual(expect.arrayContaining(["compacted"]));
+	});
+
 	it("a symlink to someone's file: the file keeps its bytes and mode", async () => {
 		const dir = dirFor("symlink");
 		const victim = join(root, "victim.txt");

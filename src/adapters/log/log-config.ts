@@ -1,8 +1,10 @@
 import * as path from "node:path";
 
-/** Where the log goes (null: off) and whether excerpts and stacks are added. */
+/** Where the log goes (null: off), whether its directory is Longhaul's own, and whether excerpts and stacks are added. */
 export interface LogConfig {
 	readonly path: string | null;
+	/** The directory is `<agentDir>/logs`, which Longhaul may tighten to 0700; a directory the user chose is never chmodded. */
+	readonly ownDirectory: boolean;
 	readonly excerpts: boolean;
 	readonly stack: boolean;
 }
@@ -23,8 +25,10 @@ function logPath(value: string | undefined, agentDir: string, cwd: string): stri
 
 /** The log config from the environment; a relative path is taken from `cwd` (the process's working directory). */
 export function resolveLogConfig(env: Record<string, string | undefined>, agentDir: string, cwd: string): LogConfig {
+	const file = logPath(env.PI_COMPACT_STATE_DEBUG, agentDir, cwd);
 	return {
-		path: logPath(env.PI_COMPACT_STATE_DEBUG, agentDir, cwd),
+		path: file,
+		ownDirectory: file !== null && path.dirname(file) === path.dirname(defaultLogPath(agentDir)),
 		excerpts: env.PI_COMPACT_STATE_DEBUG_EXCERPTS?.trim() === "1",
 		stack: env.PI_COMPACT_STATE_DEBUG_STACK?.trim() === "1",
 	};

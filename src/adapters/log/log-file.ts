@@ -35,8 +35,8 @@ const SHARED_BITS = 0o1002;
 interface Directory {
 	/** Null where the platform has no POSIX owners. */
 	readonly fd: number | null;
-	/** It has group/other bits to take away. */
-	readonly loose: boolean;
+	/** It is Longhaul's own and has group/other bits to take away. */
+	readonly tighten: boolean;
 }
 
 /**
@@ -58,11 +58,12 @@ function makeDirectory(dir: string): void {
 
 /**
  * Makes the log's directory (0700) and opens it: it must be a real directory we own and not a shared one
- * (world-writable or sticky, like /tmp), which is never tightened; null otherwise.
+ * (world-writable or sticky, like /tmp); null otherwise. Only Longhaul's own directory (`own`) is to be tightened:
+ * a directory the user chose, such as their project folder for `PI_COMPACT_STATE_DEBUG=1`, keeps its mode.
  */
-function openDirectory(dir: string, uid: number | undefined): Directory | null {
+function openDirectory(dir: string, own: boolean, uid: number | undefined): Directory | null {
 	makeDirectory(dir);
-	if (uid === undefined) return fs.lstatSync(dir).isDirectory() ? { fd: null, loose: false } : null;
+	if (uid === undefined) return fs.lstatSync(dir).isDirectory() ? { fd: null, tighten: false } : null;
 	const fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
 	let stats: fs.Stats;
 	try {
@@ -71,7 +72,7 @@ function openDirectory(dir: string, uid: number | undefined): Directory | null {
 		fs.closeSync(fd);
 		throw error;
 	}
-	if (stats.uid === uid && (stats.mode & SHARED_BITS) === 0) return { fd, loose: (stats.mode & 0o077) !== 0 };
+	if (stats.uid === uid && (stats.mode & SHARED_BITS) === 0) return { fd, tighten: own && (stats.mode & 0o077) !== 0 };
 	fs.closeSync(fd);
 	return null;
 }
@@ -130,15 +131,15 @@ function openForAppend(file: string, bytes: number, uid: number | undefined): Op
 }
 
 /** Appends one line to the log; false when the directory or the file is refused. */
-function appendLine(file: string, line: Buffer, uid: number | undefined): boolean {
-	const dir = openDirectory(path.dirname(file), uid);
+function appendLine(file: string, ownDirectory: boolean, line: Buffer, uid: number | undefined): boolean {
+	const dir = openDirectory(path.dirname(file), ownDirectory, uid);
 	if (dir === null) return false;
 	try {
 		const open = openForAppend(file, line.length, uid);
 		if (open === null) return false;
 		try {
 			// Tightened only once the file passed its checks, so a path like /dev/null never changes its directory.
-			if (dir.loose && dir.fd !== null) fs.fchmodSync(dir.fd, 0o700);
+			if (dir.tighten && dir.fd !== null) fs.fchmodSync(dir.fd, 0o700);
 			writeAll(open.fd, line);
 			return true;
 		} finally {
@@ -165,7 +166,7 @@ export function createLog(config: LogConfig, capabilities: LogCapabilities = pro
 		try {
 			// Each write opens and checks afresh: another pi process may have rotated or replaced the file.
 			const line = lineOf(record, config, capabilities.now());
-			if (!appendLine(config.path, line, capabilities.uid)) failures += 1;
+			if (!appendLine(config.path, config.ownDirectory, line, capabilities.uid)) failures += 1;
 		} catch {
 			// A failed write never affects the compaction.
 			failures += 1;

@@ -16,6 +16,17 @@ describe("resolveLogConfig", () => {
 		},
 	);
 
+	it("takes only the default logs directory as Longhaul's own, even when named explicitly", () => {
+		expect(resolveLogConfig({}, agentDir, cwd).ownDirectory).toBe(true);
+		const named = { PI_COMPACT_STATE_DEBUG: "/home/alice/.pi/agent/logs/other.jsonl" };
+		expect(resolveLogConfig(named, agentDir, cwd).ownDirectory).toBe(true);
+		expect(resolveLogConfig({ PI_COMPACT_STATE_DEBUG: "1" }, agentDir, cwd).ownDirectory).toBe(false);
+		expect(
+			resolveLogConfig({ PI_COMPACT_STATE_DEBUG: "/home/alice/.pi/agent/x.jsonl" }, agentDir, cwd).ownDirectory,
+		).toBe(false);
+		expect(resolveLogConfig({ PI_COMPACT_STATE_DEBUG: "off" }, agentDir, cwd).ownDirectory).toBe(false);
+	});
+
 	it("takes 1 as a file named 1 in the working directory, not as a flag", () => {
 		expect(resolveLogConfig({ PI_COMPACT_STATE_DEBUG: "1" }, agentDir, cwd).path).toBe("/home/alice/projects/atlas/1");
 	});

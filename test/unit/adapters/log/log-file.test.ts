@@ -27,6 +27,7 @@ import {
 	LogRecordCodec,
 	type LogRecordOf,
 	ROTATE_BYTES,
+	resolveLogConfig,
 } from "../../../../src/adapters/log/index.js";
 import { compactionRecord, sampleRecords, session } from "./sample-records.js";
 
@@ -34,6 +35,7 @@ const at = new Date("2025-06-01T12:00:00.000Z");
 const capabilities: LogCapabilities = { now: () => at, uid: process.getuid?.() };
 const config = (path: string, extra: Partial<LogConfig> = {}): LogConfig => ({
 	path,
+	ownDirectory: false,
 	excerpts: false,
 	stack: false,
 	...extra,
@@ -96,18 +98,45 @@ describe("createLog writes", () => {
 		expect(modeOf(file)).toBe(0o600);
 	});
 
-	it("tightens a directory of ours that pre-existed with 0755, and a file that had 0644", () => {
-		const dir = join(root, "logs");
-		mkdirSync(dir, { mode: 0o755 });
+	it("tightens the default logs directory that pre-existed with 0755, and a file that had 0644", () => {
+		const agentDir = join(root, "agent");
+		const dir = join(agentDir, "logs");
+		mkdirSync(dir, { recursive: true, mode: 0o755 });
 		chmodSync(dir, 0o755);
-		const file = join(dir, "log.jsonl");
+		const logConfig = resolveLogConfig({}, agentDir, root);
+		const file = join(dir, "compaction-state.jsonl");
 		writeFileSync(file, "", { mode: 0o644 });
 		chmodSync(file, 0o644);
-		const log = createLog(config(file), capabilities);
+		const log = createLog(logConfig, capabilities);
 		log.write(compacted(1));
 		expect(modeOf(dir)).toBe(0o700);
 		expect(modeOf(file)).toBe(0o600);
 		expect(linesOf(file)).toHaveLength(1);
+	});
+
+	it("leaves a 0755 directory the user chose at 0755, with a 0600 file in it", () => {
+		const dir = join(root, "mine");
+		mkdirSync(dir, { mode: 0o755 });
+		chmodSync(dir, 0o755);
+		const file = join(dir, "log.jsonl");
+		const log = createLog(config(file), capabilities);
+		log.write(compacted(1));
+		expect(modeOf(dir)).toBe(0o755);
+		expect(modeOf(file)).toBe(0o600);
+		expect(linesOf(file)).toMatchObject([{ span: 1 }]);
+		expect(log.failures()).toBe(0);
+	});
+
+	it("PI_COMPACT_STATE_DEBUG=1: a 0600 file named 1 in the working directory, whose 0755 mode is kept", () => {
+		const cwd = join(root, "project");
+		mkdirSync(cwd, { mode: 0o755 });
+		chmodSync(cwd, 0o755);
+		const log = createLog(resolveLogConfig({ PI_COMPACT_STATE_DEBUG: "1" }, join(root, "agent"), cwd), capabilities);
+		log.write(compacted(1));
+		expect(modeOf(cwd)).toBe(0o755);
+		expect(modeOf(join(cwd, "1"))).toBe(0o600);
+		expect(linesOf(join(cwd, "1"))).toMatchObject([{ event: "compacted", span: 1 }]);
+		expect(log.failures()).toBe(0);
 	});
 
 	it("appends to the existing file", () => {
@@ -118,7 +147,7 @@ describe("createLog writes", () => {
 	});
 
 	it("nothing when logging is off, and counts no failure", () => {
-		const log = createLog({ path: null, excerpts: true, stack: true }, capabilities);
+		const log = createLog({ path: null, ownDirectory: false, excerpts: true, stack: true }, capabilities);
 		log.write(compacted(1));
 		expect(log.failures()).toBe(0);
 		expect(readdirSync(root)).toEqual([]);
@@ -178,7 +207,7 @@ describe("createLog refuses, without throwing,", () => {
 		mkdirSync(real, { mode: 0o755 });
 		chmodSync(real, 0o755);
 		symlinkSync(real, join(root, "logs"));
-		const log = createLog(config(join(root, "logs", "log.jsonl")), capabilities);
+		const log = createLog(config(join(root, "logs", "log.jsonl"), { ownDirectory: true }), capabilities);
 		log.write(compacted(1));
 		expect(readdirSync(real)).toEqual([]);
 		expect(modeOf(real)).toBe(0o755);
@@ -210,9 +239,9 @@ describe("createLog refuses, without throwing,", () => {
 		expect(log.failures()).toBe(1);
 	});
 
-	it("a device at the log path, leaving the device's directory alone", () => {
+	it("a device at the log path, leaving the device's directory alone even where it is taken as Longhaul's own", () => {
 		const devMode = modeOf("/dev");
-		const log = createLog(config("/dev/null"), capabilities);
+		const log = createLog(config("/dev/null", { ownDirectory: true }), capabilities);
 		try {
 			log.write(compacted(1));
 			expect(modeOf("/dev")).toBe(devMode);
@@ -239,14 +268,14 @@ describe("createLog refuses, without throwing,", () => {
 		expect(log.failures()).toBe(1);
 	});
 
-	it("a FIFO in a loose directory of ours, which stays as it was since nothing was written", () => {
+	it("a FIFO in a loose logs directory of Longhaul's own, which stays as it was since nothing was written", () => {
 		const dir = join(root, "logs");
 		mkdirSync(dir, { mode: 0o755 });
 		chmodSync(dir, 0o755);
 		execFileSync("mkfifo", [join(dir, "log.jsonl")]);
 		const reader = openSync(join(dir, "log.jsonl"), constants.O_RDONLY | constants.O_NONBLOCK);
 		try {
-			createLog(config(join(dir, "log.jsonl")), capabilities).write(compacted(1));
+			createLog(config(join(dir, "log.jsonl"), { ownDirectory: true }), capabilities).write(compacted(1));
 		} finally {
 			closeSync(reader);
 		}
@@ -258,7 +287,10 @@ describe("createLog refuses, without throwing,", () => {
 		mkdirSync(dir, { mode: 0o755 });
 		chmodSync(dir, 0o755);
 		const owner = process.getuid?.() ?? 0;
-		const log = createLog(config(join(dir, "log.jsonl")), { ...capabilities, uid: owner + 4242 });
+		const log = createLog(config(join(dir, "log.jsonl"), { ownDirectory: true }), {
+			...capabilities,
+			uid: owner + 4242,
+		});
 		log.write(compacted(1));
 		expect(modeOf(dir)).toBe(0o755);
 		expect(readdirSync(dir)).toEqual([]);
@@ -269,7 +301,7 @@ describe("createLog refuses, without throwing,", () => {
 		const dir = join(root, "shared");
 		mkdirSync(dir);
 		chmodSync(dir, 0o1777);
-		const log = createLog(config(join(dir, "log.jsonl")), capabilities);
+		const log = createLog(config(join(dir, "log.jsonl"), { ownDirectory: true }), capabilities);
 		log.write(compacted(1));
 		expect(modeOf(dir)).toBe(0o1777);
 		expect(readdirSync(dir)).toEqual([]);

@@ -52,13 +52,15 @@ describe("reportLines", () => {
 
 describe("logReport", () => {
 	it("says the log is off when it is", () => {
-		expect(logReport({ path: null, excerpts: false, stack: false }, "/home/alice")).toMatch(/log is off/);
+		expect(logReport({ path: null, ownDirectory: false, excerpts: false, stack: false }, "/home/alice")).toMatch(
+			/log is off/,
+		);
 	});
 
 	it("digests the log's newest records", () => {
 		const file = join(root, "log.jsonl");
 		writeFileSync(file, `${line(1)}\n${line(2)}\n`);
-		const text = logReport({ path: file, excerpts: false, stack: false }, "/home/alice");
+		const text = logReport({ path: file, ownDirectory: false, excerpts: false, stack: false }, "/home/alice");
 		expect(text).toContain("newest 2 of 2 records");
 		expect(text).toContain(`cwd=path#${sha256Hex("/x").slice(0, 8)}`);
 	});
