@@ -381,3 +381,39 @@ describe("/longhaul always shows the branch in view", () => {
 		expect(h.ui.notices.at(-1)?.message).toContain("(no Longhaul state on this branch yet)");
 	});
 });
+
+describe("the log's opt-in excerpts", () => {
+	const bad = JSON.stringify({
+		labels: [
+			{ msg: "u1", label: "rule", words: "always deploy on fridays" },
+			{ msg: "u2", label: "not a rule" },
+		],
+		narrative: "n",
+		now: "w",
+	});
+
+	it("with PI_COMPACT_STATE_DEBUG_EXCERPTS=1 a compaction record names the rule words it refused", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log, PI_COMPACT_STATE_DEBUG_EXCERPTS: "1" });
+		h.model.scriptSide(bad, bad);
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("please keep the answers short");
+		await h.prompt("next");
+		await h.compact();
+		expect(records(log).find((r) => r.event === "compaction")).toMatchObject({
+			excerpts: { rejectedQuotes: ["always deploy on fridays"] },
+		});
+	});
+
+	it("without it, no record holds those words", async () => {
+		const log = logPath();
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log });
+		h.model.scriptSide(bad, bad);
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("please keep the answers short");
+		await h.prompt("next");
+		await h.compact();
+		expect(records(log).some((r) => r.event === "compaction")).toBe(true);
+		expect(readFileSync(log, "utf8")).not.toContain("fridays");
+	});
+});

@@ -29,6 +29,8 @@ export interface ChunkDiff {
 	readonly accepted: Accepted | undefined;
 	readonly reason: string | null;
 	readonly calls: readonly CallTrace[];
+	/** Rule words the model gave that no recorded rule holds: pieces of the user's text, for the opt-in excerpts. */
+	readonly rejectedQuotes: readonly string[];
 }
 
 class Aborted extends Error {}
@@ -153,7 +155,7 @@ export async function diffChunk(
 			calls.push(trace("raised", budget, got, parsed));
 		}
 	}
-	if (got.reply === undefined) return { accepted: undefined, reason: got.reason, calls };
+	if (got.reply === undefined) return { accepted: undefined, reason: got.reason, calls, rejectedQuotes: [] };
 	let kept = parsed;
 	if (kept !== undefined && kept.defects.length > 0) {
 		const note = retryNote(kept.defects, options.retryNoteChars);
@@ -165,12 +167,26 @@ export async function diffChunk(
 		if (retry.reply === undefined) got = retry;
 	}
 	if (kept?.answer === undefined || kept.accepted === undefined)
-		return { accepted: undefined, reason: kept?.defects[0]?.code ?? "no-answer", calls };
-	return {
-		accepted: await settle(model, prompt, ctx, kept.answer, kept.accepted, got.reply !== undefined, options, calls),
-		reason: null,
+		return { accepted: undefined, reason: kept?.defects[0]?.code ?? "no-answer", calls, rejectedQuotes: [] };
+	const accepted = await settle(
+		model,
+		prompt,
+		ctx,
+		kept.answer,
+		kept.accepted,
+		got.reply !== undefined,
+		options,
 		calls,
-	};
+	);
+	return { accepted, reason: null, calls, rejectedQuotes: rejectedQuotes(kept.answer, accepted) };
+}
+
+/** The `words` of the answer's labels that no rule the answer recorded holds. */
+function rejectedQuotes(answer: RawAnswer, accepted: Accepted): string[] {
+	const recorded = accepted.events.flatMap((e) => (e.type === "rule-added" ? [e.data.words] : []));
+	return answer.labels.flatMap((label) =>
+		label.words !== undefined && !recorded.some((words) => words.includes(label.words ?? "")) ? [label.words] : [],
+	);
 }
 
 /** Asks the lift questions once, when there are any and the last call did not throw; else accepts as final. */

@@ -66,6 +66,8 @@ export interface PassOutcome {
 	readonly carried: number;
 	readonly promptChars: number;
 	readonly timings: Readonly<Record<string, number>>;
+	/** Rule words the model gave that were refused; logged only with `PI_COMPACT_STATE_DEBUG_EXCERPTS=1`. */
+	readonly rejectedQuotes: readonly string[];
 }
 
 /** Characters per token, the same rough measure pi's `estimateTokens` uses. */
@@ -164,6 +166,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	let reason: string | null = model === undefined ? caps.noModelReason : null;
 	let chunkCount = 0;
 	let excused: { check: string; reason: string }[] = [];
+	const rejectedQuotes: string[] = [];
 	const mode = settings.narrativeMode === "turns" && model?.converse !== undefined ? "turns" : "single";
 	if (model !== undefined && mode === "turns") {
 		chunkCount = 1;
@@ -251,6 +254,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 				diffChunk(model, prompt, ctx, { retryNoteChars: settings.retryNoteChars, signal, now: caps.now }),
 			);
 			calls.push(...diff.calls);
+			rejectedQuotes.push(...diff.rejectedQuotes);
 			if (diff.accepted === undefined) {
 				failed++;
 				reason = reason ?? diff.reason;
@@ -325,5 +329,6 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		carried: slice.carried.length,
 		promptChars,
 		timings,
+		rejectedQuotes,
 	};
 }

@@ -40,6 +40,7 @@ export function compactionRecord(
 		used: string;
 		notUsed: string | null;
 		reasoning: string | null;
+		excerpts: boolean;
 	},
 ): LogRecordOf<"compaction"> {
 	const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -71,5 +72,6 @@ export function compactionRecord(
 		world,
 		carried: carried(outcome.before),
 		durationMs: Math.max(0, extra.durationMs),
+		...(extra.excerpts ? { excerpts: { rejectedQuotes: [...outcome.rejectedQuotes], prunedPaths: [] } } : {}),
 	};
 }

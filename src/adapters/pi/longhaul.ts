@@ -133,6 +133,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 					used: model?.name ?? "none",
 					notUsed: model?.routeNotUsed ?? null,
 					reasoning: model?.reasoning ?? null,
+					excerpts: deps.logConfig.excerpts,
 				}),
 			);
 			if (outcome.kind !== "whole")
