@@ -417,3 +417,44 @@ describe("the log's opt-in excerpts", () => {
 		expect(readFileSync(log, "utf8")).not.toContain("fridays");
 	});
 });
+
+describe("what lands after a compaction", () => {
+	it("the span record names the compaction entry, and the line comes after it, one turn later", async () => {
+		const h = await start();
+		h.model.scriptSide(labeler());
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await h.compact();
+		const rightAfter = h.branch().map((e) => (e.type === "custom" ? e.customType : e.type));
+		await tick();
+		const branch = h.branch();
+		const at = branch.findIndex((e) => e.type === "compaction");
+		const [compaction, record, line] = branch.slice(at);
+		expect(rightAfter.slice(at)).toEqual(["compaction", "compaction-state.span"]);
+		expect(record?.type === "custom" ? record.data : undefined).toMatchObject({
+			v: 1,
+			span: 1,
+			compactionId: compaction?.id,
+		});
+		expect(line?.type === "custom" ? [line.customType, line.data] : undefined).toEqual([
+			"compaction-state.line",
+			expect.objectContaining({ stateFormat: 1, span: 1, calls: 1 }),
+		]);
+	});
+
+	it("a fallback whose own compaction then fails is reported as compact-failed at the next input", async () => {
+		const log = logPath();
+		const faulty = join(repoRoot, "test/fixtures/extensions/longhaul-faulty.ts");
+		const h = await start({ PI_COMPACT_STATE_DEBUG: log }, faulty);
+		h.model.scriptSide(fail("overloaded"), fail("overloaded"));
+		h.model.scriptAgent(say("ok"), say("ok"), say("back"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		await expect(h.compact()).rejects.toThrow();
+		await h.prompt("hello again");
+		const events = records(log).map((r) => r.event);
+		expect(events).toContain("fallback");
+		expect(records(log).filter((r) => r.event === "compact-failed")).toMatchObject([{ reason: "no-compaction-entry" }]);
+	});
+});

@@ -225,3 +225,36 @@ describe("runPass in turns mode", () => {
 		expect(folded.state.now).toBe("next part");
 	});
 });
+
+describe("runPass in turns mode, excused expectations", () => {
+	it("keeps an excused expectation in the span record it returns", async () => {
+		const branch = chain([
+			user("never add dependencies"),
+			bashCall("t1", "npm run lint"),
+			toolResult("t1", "1 problem\nCommand exited with code 1", true),
+			assistant("lint fails in vendored code"),
+			user("next"),
+		]);
+		const reason = "The lint error is in vendored code this span never touched.";
+		const model = scriptedConversationModel([
+			JSON.stringify({ narrative: "looked at the lint output" }),
+			JSON.stringify({ objective: "clean lint" }),
+			JSON.stringify({
+				labels: [
+					{ msg: "u1", label: "rule" },
+					{ msg: "u2", label: "not a rule" },
+				],
+			}),
+			JSON.stringify({ decisions: [], deadEnds: [] }),
+			JSON.stringify({ decisions: [], deadEnds: [], excuse: reason }),
+			JSON.stringify({ now: "fix the vendored lint config" }),
+		]);
+		const capabilities: PassCapabilities = { ...caps([]).capabilities, model };
+		const out = await runPass(
+			{ ...request(branch, "e5"), settings: { ...settings, narrativeMode: "turns" } },
+			capabilities,
+		);
+		expect(out.spanRecord.excused).toEqual([{ check: "unfixed-error-placed", reason }]);
+		expect(out.mode).toBe("turns");
+	});
+});
