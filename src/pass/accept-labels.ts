@@ -7,7 +7,7 @@ import type { RawLabel } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
 import { formatLabel, LABEL_FORMS, type Label, liftTargets, parseLabel, type Target } from "./labels.js";
 import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
-import { exactWords, pickWords } from "./verify/earlier-words.js";
+import { exactWords, pickNeedsWords, pickWords } from "./verify/earlier-words.js";
 import { ownWords } from "./verify/own-words.js";
 import { type RecordedWords, ruleWords, WORDS_OVER, type WordsRefusal } from "./verify/rule-words.js";
 import { contentWords, readWithdrawal, type Withdrawing, withdrawsWords } from "./verify/withdrawal.js";
@@ -18,6 +18,7 @@ export type DropReason =
 	| "duplicate-label"
 	| "empty-message"
 	| "excerpt-words"
+	| "pick-words"
 	| "self-lift"
 	| "later-target"
 	| "lift-check"
@@ -42,7 +43,7 @@ export interface LabelContext {
 	readonly toLabel: readonly UserMessage[];
 	/** Every user message of the branch, oldest first: a quote binds to the newest that holds it. */
 	readonly branch: readonly UserMessage[];
-	/** Takeover: earlier messages the standing-rule reader picked; each needs no label and is recorded whole unless labeled. */
+	/** Takeover: earlier messages the standing-rule reader picked; each needs no label and is recorded unless labeled `one-off` or a lift. */
 	readonly standing?: ReadonlySet<string>;
 	/** Takeover: earlier messages the prompt showed cut to their start; a rule there records only the exact words given. */
 	readonly excerpted?: ReadonlySet<string>;
@@ -168,10 +169,20 @@ function candidates(work: Work, by: UserMessage, label: Label): Held[] {
 		.slice(0, MAX_CANDIDATES);
 }
 
-/** A lift the store cannot apply as named: a question when rules the message may withdraw exist, else dropped. */
+/** The message's whole text, quoted and pasted passages included, would pass the lift check: its withdrawal is pasted. */
+function pastedWithdrawal(work: Work, by: UserMessage, ruleText: string): boolean {
+	return withdrawsWords(readWithdrawal(by.text), wordsOf(work, ruleText));
+}
+
+/**
+ * A lift the store cannot apply as named: asked again with the named rule in force shown (seed, Diff), and with any
+ * rules the message may withdraw. A withdrawal only pasted or quoted raises no question (seed, When the diff fails),
+ * nor does a target that names no rule in force, unless rules the message may withdraw exist. Final, it is dropped.
+ */
 function unplaced(work: Work, by: UserMessage, label: Label, target: Target, reason: DropReason, named?: Held): void {
 	const offered = work.final ? [] : candidates(work, by, label);
-	if (offered.length === 0) {
+	const showNamed = named !== undefined && !work.final && !pastedWithdrawal(work, by, named.text);
+	if (offered.length === 0 && !showNamed) {
 		work.dropped.push({ item: `${by.ref}:${target}`, reason });
 		return;
 	}
@@ -235,14 +246,19 @@ function wordsNote(code: "words-missing" | "words-inside-word" | "words-unwritte
 	}
 }
 
-/** Why a rule label records nothing; an earlier message shown cut records only exact words, or nothing. */
-type Refusal = WordsRefusal | { readonly kind: "drop"; readonly reason: "excerpt-words" };
+/** Why a rule label records nothing; an earlier message shown cut, or a long pick, records only exact words, or nothing. */
+type Refusal = WordsRefusal | { readonly kind: "drop"; readonly reason: "excerpt-words" | "pick-words" };
 
-/** The words a rule label records: exact words for a cut earlier message; a standing pick whole when words fail. */
+/**
+ * The words a rule label records: exact words for a cut earlier message or a standing pick over 600 characters
+ * (`pickNeedsWords`); a shorter standing pick whole when words fail.
+ */
 function recordedWords(work: Work, msg: UserMessage, words: string | undefined): E.Either<Refusal, RecordedWords> {
-	if (work.excerpted.has(msg.ref)) {
+	const longPick = work.standing.has(msg.ref) && pickNeedsWords(msg);
+	if (work.excerpted.has(msg.ref) || longPick) {
 		const exact = exactWords(msg, words);
-		return exact === undefined ? E.left({ kind: "drop", reason: "excerpt-words" }) : E.right(exact);
+		if (exact !== undefined) return E.right(exact);
+		return E.left({ kind: "drop", reason: longPick ? "pick-words" : "excerpt-words" });
 	}
 	const found = ruleWords(msg, words, work.branch);
 	const whole = E.isLeft(found) && work.standing.has(msg.ref) ? pickWords(msg) : undefined;
@@ -272,16 +288,17 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
 }
 
 /**
- * A standing pick left unlabeled: recorded whole, in message order, unless a rule from its message is already in
- * force or was lifted (an earlier pass judged it).
+ * A standing pick left unlabeled or labeled `not a rule`: recorded whole, in message order, unless a rule from its
+ * message is already in force or was lifted (an earlier pass judged it), or it is too long to record whole. Only an
+ * unlabeled pick is asked whether it replaces an earlier rule: a reply can only add lifts to a `rule`.
  */
-function recordPick(work: Work, msg: UserMessage): void {
+function recordPick(work: Work, msg: UserMessage, unlabeled: boolean): void {
 	const judged = work.inForce.some((held) => held.source === msg.ref) || work.gone.some((g) => g.source === msg.ref);
 	const words = judged ? undefined : pickWords(msg);
 	if (words === undefined) return;
 	work.inForce.push({ id: null, text: words.text, source: msg.ref });
 	work.events.push({ type: "rule-added", data: { words: words.text, source: msg.ref } });
-	work.recorded.push({ msg, words });
+	if (unlabeled) work.recorded.push({ msg, words });
 }
 
 /**
@@ -309,6 +326,10 @@ function applyLabel(work: Work, msg: UserMessage, label: Label, words: string | 
 			for (const target of label.targets) lift(work, msg, label, target);
 			return true;
 		case "not-rule":
+			// The reader's pick stands: only `one-off` (or a lift) keeps it from being recorded (seed, Taking over).
+			if (work.standing.has(msg.ref)) recordPick(work, msg, false);
+			else withdrawOwn(work, msg);
+			return true;
 		case "one-off":
 			withdrawOwn(work, msg);
 			return true;
@@ -366,7 +387,7 @@ const NONE: ReadonlySet<string> = new Set();
 /**
  * Applies an answer's labels to the rules in force: rule words copied and checked, lifts applied only when the
  * store's check passes, the rest asked about (or dropped when `final`), unlabeled messages as defects but standing
- * picks, which are recorded whole.
+ * picks, which are recorded whole unless labeled `one-off` or a lift.
  */
 export function acceptLabels(ctx: LabelContext, labels: readonly RawLabel[], final: boolean): LabelsOutcome {
 	const work: Work = {
@@ -389,7 +410,7 @@ export function acceptLabels(ctx: LabelContext, labels: readonly RawLabel[], fin
 	};
 	for (const { msg, raw } of labelsInOrder(work, labels, ctx.toLabel)) {
 		if (raw === undefined) {
-			recordPick(work, msg);
+			recordPick(work, msg, true);
 			work.labeled.push(msg.ref);
 			continue;
 		}

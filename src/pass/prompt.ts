@@ -130,7 +130,7 @@ export function diffPrompt(input: PromptInput): Prompt {
 			input.foreignSummary === undefined ? [] : [headTail(input.foreignSummary, 3000, 1500)],
 		),
 		...section(
-			'Standing rules read from earlier messages (each is recorded whole as a rule unless you label it: "one-off" for a request, an answer or a question; "rule and lifts u<n>" when it replaces an earlier rule; "lifts u<n>" when it only withdraws one)',
+			'Standing rules read from earlier messages (each is recorded as a rule unless you label it "one-off" for a request, an answer or a question; "rule and lifts u<n>" when it replaces an earlier rule; "lifts u<n>" when it only withdraws one; one over 600 characters is recorded only from the exact "words" you copy from it)',
 			shownLines(input.standing, SHOWN_MESSAGE_CHARS),
 		),
 		...section(

@@ -62,7 +62,11 @@ export function replacedQuestion(
 	};
 }
 
-/** A lift the store would refuse, asked again with the rule shown and the rules the message may withdraw. */
+/**
+ * A lift the store would refuse, asked again with the rule shown and the rules the message may withdraw. With a
+ * named rule and nothing else to offer, the question only shows it: the reply cannot place the lift, the store's
+ * check decides, and a lift it still cannot place is dropped (seed, Diff).
+ */
 export function unplacedQuestion(
 	msg: string,
 	label: string,
@@ -72,21 +76,18 @@ export function unplacedQuestion(
 	isRule: boolean,
 ): Question {
 	const prefix = isRule ? "rule and lifts" : "lifts";
+	const keep = isRule ? "rule" : "not a rule";
 	const why =
 		named === undefined
 			? `${target} is not a rule in force`
 			: `its words do not withdraw ${target} (${shown(named.text)})`;
+	const targets = candidates.map((rule) => rule.id);
 	const may = candidates.map((rule) => `${rule.id} (${shown(rule.text)})`).join(", ");
-	return {
-		msg,
-		label,
-		targets: candidates.map((rule) => rule.id),
-		text: `${msg} is labeled \`${label}\`, but ${why}; it may withdraw ${may}: answer ${alternatives(
-			candidates.map((rule) => rule.id),
-			prefix,
-			isRule ? "rule" : "not a rule",
-		)}`,
-	};
+	const answer =
+		candidates.length === 0
+			? `: answer \`${prefix} ${target}\` only if the user's own words withdraw it, or \`${keep}\``
+			: `; it may withdraw ${may}: answer ${alternatives(targets, prefix, keep)}`;
+	return { msg, label, targets, text: `${msg} is labeled \`${label}\`, but ${why}${answer}` };
 }
 
 /**

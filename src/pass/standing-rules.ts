@@ -368,10 +368,84 @@ function startsPiece(tokens: readonly Token[], index: number): boolean {
 	return ruleLength(tokens, at) > 0;
 }
 
-/** The rule word at `index` lays down a rule: not an idiom, and binding someone rather than describing a thing. */
+// ---------------------------------------------------------------------------------------------------------------
+// Relative clauses: "add an option that keeps only lines"
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Pronouns that open a relative clause about the noun before them. */
+const RELATIVES = new Set(["that", "which", "who"]);
+/** Words that open a noun phrase: a relative within reach after one describes that noun ("a flag that …"). */
+const DETERMINERS = new Set(
+	"a an the this these those every each any some no another our my your their its his her".split(" "),
+);
+/** How many words a noun phrase may run between its determiner and the relative ("a --grep option that"). */
+const NOUN_REACH = 4;
+/**
+ * Words after which "that" opens what is said, known or wanted, not a clause about a thing: "make sure that you
+ * never push", "I told you that …", "I want that never to happen".
+ */
+const COMPLEMENT_TAKERS = new Set(
+	(
+		"sure certain ensure remember note know think believe mean means understand agree agreed decided decide " +
+		"given promise hope feel notice realize see check verify confirm assume expect require demand suggest " +
+		"recommend request rule is was are be so such now except provided in wrote write"
+	).split(" "),
+);
+/** A modal rule word belongs to a relative clause only right after its pronoun ("an option that must be set"). */
+const MODALS = new Set(["must", "mustn't", "don't", "do"]);
+
+function complementTaker(word: string): boolean {
+	return COMPLEMENT_TAKERS.has(word) || SAYING.has(word) || WANTING.has(word) || PEOPLE.has(word) || SELF.has(word);
+}
+
+/** The relative at `at` follows a noun phrase: a determiner within reach, no verb of saying or wanting between. */
+function followsNounPhrase(tokens: readonly Token[], at: number): boolean {
+	for (let back = at - 1; back >= Math.max(0, at - NOUN_REACH); back--) {
+		const word = wordAt(tokens, back);
+		if (DETERMINERS.has(word)) return back < at - 1;
+		if (complementTaker(word) || ruleLength(tokens, back) > 0) return false;
+	}
+	return false;
+}
+
+/**
+ * The pronoun at `at` opens a relative clause whose subject is the thing before it ("an option that keeps …", "a
+ * script that never …"); one followed by a subject ("that you never push") is what is said, or a clause about
+ * someone, and the binders read it.
+ */
+function opensRelative(tokens: readonly Token[], at: number): boolean {
+	const next = wordAt(tokens, at + 1);
+	const subject = PEOPLE.has(next) || SELF.has(next) || THINGS.has(next) || DETERMINERS.has(next);
+	return RELATIVES.has(wordAt(tokens, at)) && !subject && followsNounPhrase(tokens, at);
+}
+
+/**
+ * The rule word at `index` stands in a relative clause about a thing, so it describes that thing whatever opens the
+ * sentence ("add a flag that keeps only lines with errors"). "never", "always" and "only" belong to the clause up to
+ * the end of the clause; a modal only right after the pronoun, since one further on is the main verb's ("every
+ * function that touches the network must be mocked" is a policy).
+ */
+function inRelativeClause(tokens: readonly Token[], index: number): boolean {
+	const modal = MODALS.has(wordAt(tokens, index));
+	for (let at = index - 1; at >= 0; at--) {
+		if (opensRelative(tokens, at)) return true;
+		if (modal && !PASSED_OVER.has(wordAt(tokens, at))) return false;
+	}
+	return false;
+}
+
+/**
+ * The rule word at `index` lays down a rule: not an idiom, not describing a thing in a relative clause, and binding
+ * someone rather than describing a thing.
+ */
 function laysDown(tokens: readonly Token[], index: number, directive: boolean): boolean {
 	const length = ruleLength(tokens, index);
-	return length > 0 && !idiom(tokens, index, length) && (directive || bindsSomeone(tokens, index, length));
+	return (
+		length > 0 &&
+		!idiom(tokens, index, length) &&
+		!inRelativeClause(tokens, index) &&
+		(directive || bindsSomeone(tokens, index, length))
+	);
 }
 
 /**

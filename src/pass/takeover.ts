@@ -20,7 +20,7 @@ export interface Takeover {
 	readonly summary: string;
 	/** The earlier messages offered, oldest first: those since Longhaul's last whole span, carried ones among them. */
 	readonly offered: readonly UserMessage[];
-	/** Those of `offered` the standing-rule reader reads as standing rules: recorded whole unless labeled. */
+	/** Those of `offered` the standing-rule reader reads as standing rules: recorded unless labeled `one-off` or a lift. */
 	readonly standing: readonly UserMessage[];
 	/** The rest of `offered` but the carried ones (shown whole with the span's): each shown cut to its start. */
 	readonly earlier: readonly UserMessage[];
@@ -73,7 +73,8 @@ export function takeoverOf(folded: Folded, slice: SpanSlice): Takeover | undefin
 
 /**
  * The rules the standing picks record by themselves, for a pass whose answer for them never verified: each pick
- * whole, in message order, unless a rule from its message is already in force or was lifted.
+ * whole, in message order, unless a rule from its message is already in force or was lifted, or it is over 600
+ * characters (`pickWords`: only a label's exact words record a long pick).
  */
 export function standingEvents(state: State, standing: readonly UserMessage[]): Event[] {
 	const judged = new Set([...state.rules, ...state.lifted].map((rule) => rule.source));

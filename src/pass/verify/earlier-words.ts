@@ -1,24 +1,37 @@
 import type { UserMessage } from "../../events/messages.js";
 import { readsAsStandingRule } from "../standing-rules.js";
 import { quotableRegions } from "./goal-messages.js";
-import { cleanWords, type RecordedWords } from "./rule-words.js";
-import { occurrences, onWordBoundaries } from "./words.js";
+import { cleanWords, type RecordedWords, WORDS_OVER } from "./rule-words.js";
+import { occurrences, onWordBoundaries, type Region } from "./words.js";
 
 /*
  * The words a takeover records from the user's earlier messages (seed, Taking over from another compactor): a
- * message the standing-rule reader picks is recorded whole, and a rule in an earlier message the prompt showed cut
- * is recorded only from the exact words the model gave for it, since the model saw no more than its start.
+ * message the standing-rule reader picks is recorded whole up to 600 characters, and a rule in an earlier message
+ * the prompt showed cut, or a longer pick, is recorded only from the exact words the model gave for it.
  */
 
+/** The quotable text a standing pick stands for: the whole; of several goal objectives, the first read as a rule. */
+function pickRegion(message: UserMessage): Region | undefined {
+	const regions = quotableRegions(message.text);
+	return regions.length === 1
+		? regions[0]
+		: regions.find((r) => readsAsStandingRule(message.text.slice(r.start, r.end)));
+}
+
+/** A standing pick over `WORDS_OVER` characters: its rule is recorded only from the exact words a label gives. */
+export function pickNeedsWords(message: UserMessage): boolean {
+	const region = pickRegion(message);
+	return region !== undefined && region.end - region.start > WORDS_OVER;
+}
+
 /**
- * The words a standing pick records: the message's quotable text whole; in a pi-goal message with several
- * objectives, the first one that reads as a standing rule on its own.
+ * The words a standing pick records by itself: its `pickRegion` whole. None when that is over `WORDS_OVER`
+ * characters: rules are never cut from the summary, so a pasted message recorded whole would stand in every summary
+ * for good, and the seed's 600-character rule asks for the rule's exact words, which only a label can give.
  */
 export function pickWords(message: UserMessage): RecordedWords | undefined {
-	const regions = quotableRegions(message.text);
-	const region =
-		regions.length === 1 ? regions[0] : regions.find((r) => readsAsStandingRule(message.text.slice(r.start, r.end)));
-	return region === undefined
+	const region = pickRegion(message);
+	return region === undefined || region.end - region.start > WORDS_OVER
 		? undefined
 		: { source: message, region, text: message.text.slice(region.start, region.end) };
 }

@@ -244,16 +244,37 @@ describe("accepting lifts", () => {
 		]);
 	});
 
-	it("reads a permission as no lift", () => {
+	it("reads a permission as no lift: asked again with the rule shown, then dropped", () => {
 		const state = withRules([{ words: "never push to main", source: "u1" }]);
 		const ctx = context(["never push to main", "you may push to main now"], { state, span: ["u2"] });
 		const out = acceptAnswer(ctx, answer([{ msg: "u2", label: "lifts R1" }]));
 		expect(lifted(out.events)).toEqual([]);
-		expect(out.questions).toEqual([]);
-		expect(out.dropped).toEqual([{ item: "u2:R1", reason: "lift-check" }]);
+		expect(out.questions).toEqual([
+			{
+				msg: "u2",
+				label: "lifts R1",
+				targets: [],
+				text: "u2 is labeled `lifts R1`, but its words do not withdraw R1 (never push to main): answer `lifts R1` only if the user's own words withdraw it, or `not a rule`",
+			},
+		]);
+		const final = acceptAnswer(ctx, answer([{ msg: "u2", label: "lifts R1" }]), { final: true });
+		expect(lifted(final.events)).toEqual([]);
+		expect(final.questions).toEqual([]);
+		expect(final.dropped).toEqual([{ item: "u2:R1", reason: "lift-check" }]);
 	});
 
-	it("raises no question for a pasted or relayed withdrawal", () => {
+	it("asks about a failed lift inside a `rule and lifts` label with the rule kept either way", () => {
+		const state = withRules([{ words: "never push to main", source: "u1" }]);
+		const ctx = context(["never push to main", "always open a pull request"], { state, span: ["u2"] });
+		const out = acceptAnswer(ctx, answer([{ msg: "u2", label: "rule and lifts R1" }]));
+		expect(out.questions.map((q) => q.text)).toEqual([
+			"u2 is labeled `rule and lifts R1`, but its words do not withdraw R1 (never push to main): answer `rule and lifts R1` only if the user's own words withdraw it, or `rule`",
+		]);
+		expect(added(out.events)).toEqual([{ words: "always open a pull request", source: "u2" }]);
+		expect(lifted(out.events)).toEqual([]);
+	});
+
+	it("raises no question for a pasted or relayed withdrawal, and drops the lift", () => {
 		const ctx = context(["never use tabs", 'the linter printed "the rule about tabs no longer applies here" again'], {
 			state: tabs,
 			span: ["u2"],
@@ -261,6 +282,7 @@ describe("accepting lifts", () => {
 		const out = acceptAnswer(ctx, answer([{ msg: "u2", label: "lifts R1" }]));
 		expect(lifted(out.events)).toEqual([]);
 		expect(out.questions).toEqual([]);
+		expect(out.dropped).toEqual([{ item: "u2:R1", reason: "lift-check" }]);
 	});
 
 	it("asks again, with the named rule shown, when the message withdraws another rule in force", () => {

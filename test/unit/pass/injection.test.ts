@@ -74,6 +74,10 @@ describe("prompt injection through tool output and assistant text", () => {
 		if (E.isLeft(answer)) throw new Error(answer.left.note);
 		const accepted = acceptAnswer(ctx, answer.right);
 		expect(accepted.events.filter((e) => e.type === "rule-lifted")).toEqual([]);
-		expect(accepted.questions).toEqual([]);
+		// The lift is asked again with the rule shown, offering nothing a reply could add; final, it is dropped.
+		expect(accepted.questions.map((q) => [q.msg, q.targets])).toEqual([["u2", []]]);
+		const final = acceptAnswer(ctx, answer.right, { final: true });
+		expect(final.events.filter((e) => e.type === "rule-lifted")).toEqual([]);
+		expect(final.dropped).toContainEqual({ item: "u2:R1", reason: "lift-check" });
 	});
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { QUESTIONS_HEADER, renderQuestions, replaceQuestion } from "../../../src/pass/questions.js";
+import { QUESTIONS_HEADER, renderQuestions, replaceQuestion, unplacedQuestion } from "../../../src/pass/questions.js";
 
 describe("questions for one more call", () => {
 	const q1 = replaceQuestion("u17", { id: "u2", text: "always indent with tabs" });
@@ -35,5 +35,33 @@ describe("questions for one more call", () => {
 		);
 		expect(renderQuestions(many).text.length).toBeLessThanOrEqual(2000);
 		expect(renderQuestions(many).asked.length).toBeLessThan(30);
+	});
+});
+
+describe("a lift the store would refuse, asked again", () => {
+	const tabs = { id: "R1", text: "never use tabs" };
+
+	it("shows the named rule even when no other rule could be meant, offering no target to add", () => {
+		const q = unplacedQuestion("u3", "lifts R1", "R1", tabs, [], false);
+		expect(q.targets).toEqual([]);
+		expect(q.text).toBe(
+			"u3 is labeled `lifts R1`, but its words do not withdraw R1 (never use tabs): answer `lifts R1` only if the user's own words withdraw it, or `not a rule`",
+		);
+		expect(q.text).not.toContain("\n");
+	});
+
+	it("offers the rules the message may withdraw as targets, beside the named rule", () => {
+		const q = unplacedQuestion("u3", "lifts R1", "R1", tabs, [{ id: "R2", text: "never add dependencies" }], false);
+		expect(q.targets).toEqual(["R2"]);
+		expect(q.text).toBe(
+			"u3 is labeled `lifts R1`, but its words do not withdraw R1 (never use tabs); it may withdraw R2 (never add dependencies): answer `lifts R2` or `not a rule`",
+		);
+	});
+
+	it("is shown whole or not at all within retryNoteChars", () => {
+		const q = unplacedQuestion("u3", "lifts R1", "R1", { id: "R1", text: "y".repeat(400) }, [], false);
+		const room = QUESTIONS_HEADER.length + 1 + q.text.length + 2;
+		expect(renderQuestions([q], room).asked).toEqual([q]);
+		expect(renderQuestions([q], room - 1)).toEqual({ text: "", asked: [] });
 	});
 });

@@ -100,6 +100,33 @@ const SUBJECTS: readonly Row[] = [
 	["let's always write the test first", RULE, "'let's' binds the user and the agent"],
 ];
 
+const RELATIVES: readonly Row[] = [
+	// The seed's "describing a thing" in the sentences users write: a rule word in a relative clause about a thing
+	// describes that thing, whatever opens the sentence.
+	["add an option that keeps only lines", NOT, "'only' in the clause about the option, though 'add' opens it"],
+	[
+		"add a --grep option that keeps only lines matching the pattern",
+		NOT,
+		"'only' describes the --grep option; the nearest word before it is the verb 'keeps'",
+	],
+	["Add a flag that keeps only lines with errors", NOT, "'only' describes the flag"],
+	["write a script that never touches the network", NOT, "'never' describes the script"],
+	["add a test which always runs first", NOT, "'which' opens a clause about the test"],
+	["hire a reviewer who never approves without tests", NOT, "'who' opens a clause about the reviewer"],
+	["add an option that must be set", NOT, "a modal right after the relative is the option's"],
+	["write a parser that is fast and never allocates", NOT, "the relative clause runs to the end of the clause"],
+	["make sure that you never push to main", RULE, "'that' after 'make sure' opens what is said, not a relative"],
+	["I told you that you must never push to main", RULE, "'that you' opens what was told"],
+	["don't add an option that only prints errors", RULE, "the rule word before the relative lays down a rule"],
+	["never write code that only works on Linux", RULE, "'never' before the relative binds the agent"],
+	[
+		"every function that touches the network must be mocked",
+		RULE,
+		"a modal after the relative clause's own verb is the main clause's: a policy",
+	],
+	["add a flag that prints errors, and never push to main", RULE, "the comma ends the relative clause"],
+];
+
 const IDIOMS: readonly Row[] = [
 	["you must be right", NOT, "'must be right' is a guess, not a duty"],
 	["you must have missed the second file", NOT, "'must have' and a participle is a guess"],
@@ -148,6 +175,7 @@ describe("the standing-rule reader", () => {
 		["requests for now", FOR_NOW],
 		["withdrawals", WITHDRAWALS],
 		["who a rule word binds", SUBJECTS],
+		["relative clauses", RELATIVES],
 		["idioms", IDIOMS],
 		["the user's own words", OWN_WORDS],
 		["sentences and words", SPLITTING],

@@ -149,6 +149,14 @@ describe("the words a takeover records", () => {
 		expect(pickWords({ ref: "u1", entryId: "e1", text })?.text).toBe("never touch the vendored code");
 	});
 
+	it("a pick over 600 characters records nothing by itself, so no pasted message becomes a permanent rule", () => {
+		const at600 = { ref: "u1", entryId: "e1", text: `never ${"x".repeat(594)}` };
+		const over = { ref: "u2", entryId: "e2", text: `never ${"x".repeat(595)}` };
+		expect(pickWords(at600)?.text).toBe(at600.text);
+		expect(pickWords(over)).toBeUndefined();
+		expect(standingEvents(initialState, [over])).toEqual([]);
+	});
+
 	it("exact words stand in the message on word boundaries, or record nothing", () => {
 		const msg = { ref: "u1", entryId: "e1", text: "long preamble here. Tests go under tests/ always." };
 		expect(exactWords(msg, '"Tests go under tests/"')?.text).toBe("Tests go under tests/");
@@ -251,6 +259,66 @@ describe("accepting labels when taking over", () => {
 			]),
 		);
 		expect(lifted(oneOff.events)).toEqual([["R1", "u1"]]);
+	});
+
+	it("a pick labeled `not a rule` is still recorded, and a rule already recorded from it stays in force", () => {
+		const fresh = acceptAnswer(
+			context(texts, picks),
+			answer([
+				{ msg: "u1", label: "not a rule" },
+				{ msg: "u2", label: "not a rule" },
+				{ msg: "u3", label: "not a rule" },
+			]),
+		);
+		expect(added(fresh.events)).toEqual([["never use tabs", "u1"]]);
+		const state = evolve(initialState, [
+			{ seq: null, event: { type: "rule-added", data: { words: "never use tabs", source: "u1" } } },
+		]);
+		const reopened = acceptAnswer(
+			context(texts, picks, state),
+			answer([
+				{ msg: "u1", label: "not a rule" },
+				{ msg: "u2", label: "not a rule" },
+				{ msg: "u3", label: "not a rule" },
+			]),
+		);
+		expect(added(reopened.events)).toEqual([]);
+		expect(lifted(reopened.events)).toEqual([]);
+	});
+
+	it("a pick over 600 characters is recorded only from exact words a label gives, else left out without a defect", () => {
+		const long = `${"we looked at the logs together. ".repeat(20)}Never commit generated files.`;
+		const ctx = context([long, "go on"], { standing: new Set(["u1"]), reopened: new Set(["u1"]) });
+		const unlabeled = acceptAnswer(ctx, answer([{ msg: "u2", label: "not a rule" }]));
+		expect(added(unlabeled.events)).toEqual([]);
+		expect(unlabeled.defects).toEqual([]);
+		const noWords = acceptAnswer(
+			ctx,
+			answer([
+				{ msg: "u1", label: "rule" },
+				{ msg: "u2", label: "not a rule" },
+			]),
+		);
+		expect(added(noWords.events)).toEqual([]);
+		expect(noWords.defects).toEqual([]);
+		expect(noWords.dropped).toEqual([{ item: "u1", reason: "pick-words" }]);
+		const inside = acceptAnswer(
+			ctx,
+			answer([
+				{ msg: "u1", label: "rule", words: "ever commit generated" },
+				{ msg: "u2", label: "not a rule" },
+			]),
+		);
+		expect(added(inside.events)).toEqual([]);
+		expect(inside.defects).toEqual([]);
+		const exact = acceptAnswer(
+			ctx,
+			answer([
+				{ msg: "u1", label: "rule", words: "Never commit generated files." },
+				{ msg: "u2", label: "not a rule" },
+			]),
+		);
+		expect(added(exact.events)).toEqual([["Never commit generated files.", "u1"]]);
 	});
 
 	it("a one-off label withdraws nothing on a message that is not offered again", () => {

@@ -89,7 +89,7 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 		expect(state.rules.map((r) => r.text)).toEqual(["never use tabs", "always run the linter"]);
 	});
 
-	it("a message with no withdrawal in it lifts nothing, and nothing is asked", async () => {
+	it("a lift without withdrawal words is asked again with the rule shown, then dropped", async () => {
 		const first = await pass(
 			["never use tabs", "x"],
 			[
@@ -106,10 +106,14 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 					{ msg: "u3", label: "lifts R1" },
 					{ msg: "u4", label: "not a rule" },
 				]),
+				JSON.stringify({ labels: [{ msg: "u3", label: "lifts R1" }] }),
 			],
 			first.branch,
 		);
-		expect(model.requests).toHaveLength(1);
+		expect(model.requests).toHaveLength(2);
+		const asked = model.requests[1]?.prompt ?? "";
+		expect(asked).toContain("u3 is labeled `lifts R1`, but its words do not withdraw R1 (never use tabs)");
+		expect(asked).toContain("answer `lifts R1` only if the user's own words withdraw it, or `not a rule`");
 		expect(state.rules.map((r) => r.text)).toEqual(["never use tabs"]);
 	});
 

@@ -158,6 +158,59 @@ describe("runPass taking over from another compactor", () => {
 		expect(afterOneOff.lifted).toMatchObject([{ id: "R1", source: "u1", by: "u1" }]);
 	});
 
+	it("taking over again, a pick recorded narrative-less stays in force under a `not a rule` label; `one-off` withdraws it", async () => {
+		const branch = liftedBeforePi();
+		const first = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
+		const next = [
+			...branch,
+			longhaulCompaction("c1", "f3", "f3", first.details),
+			...chain([user("and the lexer"), assistant("ok")], "g", "c1"),
+			piCompaction("p2", "g2", "g2", "pi's summary"),
+			...chain([user("more"), assistant("ok"), user("next")], "h", "p2"),
+		];
+		const kept = await runPass(
+			request(next, "h3"),
+			caps([answer(notRules("u1", "u2", "u3", "u4", "u5", "u6"))]).capabilities,
+		);
+		const afterNotRule = stateAfter(next, kept.details);
+		expect(afterNotRule.rules).toMatchObject([{ id: "R1", text: "never use tabs", source: "u1" }]);
+		expect(afterNotRule.lifted).toEqual([]);
+		const oneOff = await runPass(
+			request(next, "h3"),
+			caps([answer([{ msg: "u1", label: "one-off" }, ...notRules("u2", "u3", "u4", "u5", "u6")])]).capabilities,
+		);
+		expect(stateAfter(next, oneOff.details).lifted).toMatchObject([{ id: "R1", source: "u1", by: "u1" }]);
+	});
+
+	it("a pick over 600 characters is recorded only from a label's exact words, never whole", async () => {
+		const pasted = `${"we went over the build output at length today. ".repeat(16)}Never commit generated files.`;
+		expect(pasted.length).toBeGreaterThan(600);
+		const branch = [
+			...chain([user(pasted), assistant("ok")]),
+			piCompaction("p1", "e2", "e2", "summary"),
+			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
+		];
+		const narrativeLess = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
+		expect(stateAfter(branch, narrativeLess.details).rules).toEqual([]);
+		const unlabeled = await runPass(request(branch, "f3"), caps([answer(notRules("u2", "u3"))]).capabilities);
+		expect(stateAfter(branch, unlabeled.details).rules).toEqual([]);
+		const inside = await runPass(
+			request(branch, "f3"),
+			caps([answer([{ msg: "u1", label: "rule", words: "ever commit generated files." }, ...notRules("u2", "u3")])])
+				.capabilities,
+		);
+		expect(inside.calls).toHaveLength(1);
+		expect(stateAfter(branch, inside.details).rules).toEqual([]);
+		const exact = await runPass(
+			request(branch, "f3"),
+			caps([answer([{ msg: "u1", label: "rule", words: "Never commit generated files." }, ...notRules("u2", "u3")])])
+				.capabilities,
+		);
+		expect(stateAfter(branch, exact.details).rules.map((r) => [r.text, r.source])).toEqual([
+			["Never commit generated files.", "u1"],
+		]);
+	});
+
 	it("a chunk that never verifies still leaves the picks it offered recorded (partial close)", async () => {
 		const before = chain([user("never push to main"), assistant("ok")]);
 		const many = Array.from({ length: 30 }, (_, i) =>
@@ -176,7 +229,7 @@ describe("runPass taking over from another compactor", () => {
 		expect(stateAfter(branch, out.details).rules).toMatchObject([{ text: "never push to main", source: "u1" }]);
 	});
 
-	it("a one-off or not-a-rule label keeps a pick from being recorded; an unlabeled pick is recorded", async () => {
+	it("only a one-off label keeps a pick from being recorded; a not-a-rule or no label leaves it recorded", async () => {
 		const branch = [
 			...chain([
 				user("never deploy on a Friday"),
@@ -194,7 +247,10 @@ describe("runPass taking over from another compactor", () => {
 		]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		expect(out.calls).toHaveLength(1);
-		expect(stateAfter(branch, out.details).rules.map((r) => [r.text, r.source])).toEqual([["never force-push", "u3"]]);
+		expect(stateAfter(branch, out.details).rules.map((r) => [r.text, r.source])).toEqual([
+			["always use the staging db", "u2"],
+			["never force-push", "u3"],
+		]);
 	});
 
 	it("a pick labeled `rule and lifts u<n>` replaces the earlier rule", async () => {
