@@ -9,7 +9,9 @@ import { stateBench } from "./state-bench.js";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = resolve(root, "../shared/fixtures/transcripts");
 
-process.stdout.write("Longhaul benchmarks (SPEC 6): ratios against baselines measured in this same run, and absolute rates where SPEC 6 sets one\n");
+process.stdout.write(
+	"Longhaul benchmarks (SPEC 6): ratios against baselines measured in this same run, and absolute rates where SPEC 6 sets one\n",
+);
 foldBench();
 stateBench(resolve(shared, "before-compaction.jsonl"));
 await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
