@@ -77,8 +77,13 @@ function workOn(draft: Draft<State>, state: State): Work {
 	};
 }
 
+/**
+ * Hands the lists back frozen: immer walks a new, unfrozen value to look for drafts inside it, which cost a walk of
+ * every list on every batch; a frozen one it takes as it is. Only the containers are frozen, in O(1) each.
+ */
 function handBack(w: Work): void {
 	const d = w.draft;
+	const files = { read: w.read, modified: w.modified };
 	d.rules = w.rules;
 	d.lifted = w.lifted;
 	d.decisions = w.decisions;
@@ -87,11 +92,14 @@ function handBack(w: Work): void {
 	d.values = w.values;
 	d.commands = w.commands;
 	d.errors = w.errors;
-	d.files = { read: w.read, modified: w.modified };
+	d.files = files;
 	d.workLog = w.workLog;
 	d.closes = w.closes;
 	d.anomalies = w.anomalies;
 	d.foreign = w.foreign;
+	for (const list of [w.rules, w.lifted, w.decisions, w.deadEnds, w.notes, w.values, w.commands, w.errors])
+		Object.freeze(list);
+	for (const list of [w.read, w.modified, w.workLog, w.closes, w.anomalies, w.foreign, files]) Object.freeze(list);
 }
 
 function take(w: Work, kind: keyof Counters): string {
