@@ -458,3 +458,38 @@ describe("what lands after a compaction", () => {
 		expect(records(log).filter((r) => r.event === "compact-failed")).toMatchObject([{ reason: "no-compaction-entry" }]);
 	});
 });
+
+describe("turns mode inside pi", () => {
+	it('with narrativeMode "turns" a compaction holds one gated conversation, and its rule lands verbatim', async () => {
+		const log = logPath();
+		harness = await startSession({
+			extensionPaths: [repoRoot],
+			keepRecentTokens: 1,
+			env: { PI_COMPACT_STATE_DEBUG: log },
+			projectFiles: { ".pi/longhaul.json": JSON.stringify({ narrativeMode: "turns" }) },
+		});
+		const h = harness;
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never add dependencies");
+		await h.prompt("next");
+		h.model.scriptAgent(
+			JSON.stringify({ narrative: "set the ground rules" }),
+			JSON.stringify({ objective: "ship the feature" }),
+			JSON.stringify({
+				labels: [
+					{ msg: "u1", label: "rule" },
+					{ msg: "u2", label: "not a rule" },
+				],
+			}),
+			JSON.stringify({ decisions: [], deadEnds: [] }),
+			JSON.stringify({ now: "start on the feature" }),
+		);
+		await h.compact();
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("> never add dependencies");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("start on the feature");
+		expect(records(log).find((r) => r.event === "compaction")).toMatchObject({
+			narrative: { mode: "turns", calls: 5 },
+		});
+	});
+});
