@@ -101,9 +101,6 @@ export type Event = { [K in EventType]: t.TypeOf<Codecs[K]> }[EventType];
 /** The event of one kind. */
 export type EventOf<K extends EventType> = t.TypeOf<Codecs[K]>;
 
-/** The names of all event kinds, in declaration order. */
-export const eventTypes = Object.keys(codecs) as readonly string[];
-
 function isEventType(u: unknown): u is EventType {
 	return typeof u === "string" && Object.hasOwn(codecs, u);
 }
@@ -112,13 +109,16 @@ function isEventType(u: unknown): u is EventType {
 export function decodeEvent(u: unknown): Either<string, Event> {
 	if (typeof u !== "object" || u === null) return E.left("event is not an object");
 	const type: unknown = "type" in u ? u.type : undefined;
-	if (!isEventType(type)) return E.left(`unknown event type ${typeof type === "string" ? type : typeof type}`);
+	if (!isEventType(type))
+		return E.left(`unknown event type ${typeof type === "string" ? type.slice(0, 80) : typeof type}`);
+	// Looked up by its own key, the codec decodes exactly that kind; TypeScript sees only a union of codecs here.
 	const codec: t.Type<Event, unknown, unknown> = codecs[type] as t.Type<Event, unknown, unknown>;
 	return E.mapLeft(() => `event ${type} failed its codec`)(codec.decode(u));
 }
 
 /** Encodes an event to its plain JSON form. */
 export function encodeEvent(event: Event): unknown {
+	// As in decodeEvent: the codec of the event's own kind, widened for the lookup.
 	const codec = codecs[event.type] as t.Type<Event, unknown, unknown>;
 	return codec.encode(event);
 }

@@ -16,7 +16,7 @@ export {
 	STATE_FORMAT,
 	type StoredEvent,
 } from "./entries.js";
-export { decodeEvent, type Event, type EventOf, type EventType, encodeEvent, eventTypes } from "./event.js";
+export { decodeEvent, type Event, type EventOf, type EventType, encodeEvent } from "./event.js";
 export { idNumber } from "./ids.js";
 export {
 	contentText,

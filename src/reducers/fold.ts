@@ -14,7 +14,10 @@ export interface Folded {
 }
 
 function readAnomalies(anomalies: readonly ReadAnomaly[]): Located[] {
-	return anomalies.map((a) => ({ entry: a.entry, seq: null, event: { type: "anomaly", data: { ...a } } as Event }));
+	return anomalies.map((a) => {
+		const event: Event = { type: "anomaly", data: { entry: a.entry, reason: a.reason } };
+		return { entry: a.entry, seq: null, event };
+	});
 }
 
 /** Folds the entries of one branch (root to leaf) into the state; `before` are anomalies met while reading. */
