@@ -8,8 +8,8 @@ import { readAnswer } from "../../src/pass/answer.js";
 import { type Question, renderQuestions } from "../../src/pass/questions.js";
 import { applyReplies } from "../../src/pass/replies.js";
 import { liftAllowed } from "../../src/pass/verify/withdrawal.js";
-import { evolve, initialState, type LiftedRule, type State } from "../../src/reducers/index.js";
-import { hostileText } from "./arbitraries.js";
+import { evolve, type LiftedRule, type State } from "../../src/reducers/index.js";
+import { hostileText, stateFrom } from "./arbitraries.js";
 import { law } from "./laws.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -195,20 +195,6 @@ function world(vocabulary: readonly string[], hostile: boolean, takeover = false
 			answers: fc.array(reply(texts), { minLength: 1, maxLength: 3 }),
 			replies: fc.array(fc.oneof(reply(texts), fc.constant(null)), { minLength: 3, maxLength: 3 }),
 		}),
-	);
-}
-
-function stateFrom(texts: readonly string[], picks: readonly [number, number, number][]): State {
-	const events: Event[] = [];
-	for (const [i, a, b] of picks) {
-		const text = texts[i] ?? "";
-		const start = text.length === 0 ? 0 : a % text.length;
-		const words = text.slice(start, start + 1 + (b % 60));
-		if (words !== "") events.push({ type: "rule-added", data: { words, source: `u${i + 1}` } });
-	}
-	return evolve(
-		initialState,
-		events.map((event) => ({ seq: null, event })),
 	);
 }
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import type { Event, EventOf, EventType } from "../../src/events/index.js";
+import { evolve, initialState, type State } from "../../src/reducers/index.js";
 import type { EntrySpec } from "../support/transcript.js";
 
 /** Text that includes terminal controls, bidi overrides and astral characters, to stress every printer. */
@@ -166,3 +167,18 @@ export const transcriptSpecs: fc.Arbitrary<EntrySpec[]> = fc
 		const parts = slots.map((slot) => (slot === null ? pass(++span) : fc.constant(slot)));
 		return parts.length === 0 ? fc.constant([]) : fc.tuple(...parts).map((specs) => [...specs]);
 	});
+
+/** A state whose rules are pieces of the given user texts: `picks` are (message, start, length) triples. */
+export function stateFrom(texts: readonly string[], picks: readonly [number, number, number][]): State {
+	const events: Event[] = [];
+	for (const [i, a, b] of picks) {
+		const text = texts[i] ?? "";
+		const start = text.length === 0 ? 0 : a % text.length;
+		const words = text.slice(start, start + 1 + (b % 60));
+		if (words !== "") events.push({ type: "rule-added", data: { words, source: `u${i + 1}` } });
+	}
+	return evolve(
+		initialState,
+		events.map((event) => ({ seq: null, event })),
+	);
+}

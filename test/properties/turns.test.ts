@@ -2,11 +2,11 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { diffTurns, type TurnsInput } from "../../src/adapters/pass/turns.js";
-import { decodeEvent, type Event } from "../../src/events/index.js";
+import { decodeEvent } from "../../src/events/index.js";
 import type { Message, UserMessage } from "../../src/events/messages.js";
-import { evolve, initialState, type State } from "../../src/reducers/index.js";
+import { evolve, type State } from "../../src/reducers/index.js";
 import { type ScriptedStep, scriptedConversationModel } from "../support/scripted-model.js";
-import { hostileText } from "./arbitraries.js";
+import { hostileText, stateFrom } from "./arbitraries.js";
 import { params } from "./laws.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -124,20 +124,6 @@ interface World {
 	readonly spanFrom: number;
 	readonly standing: readonly number[];
 	readonly steps: readonly ScriptedStep[];
-}
-
-function stateFrom(texts: readonly string[], picks: readonly [number, number, number][]): State {
-	const events: Event[] = [];
-	for (const [i, a, b] of picks) {
-		const text = texts[i] ?? "";
-		const start = text.length === 0 ? 0 : a % text.length;
-		const words = text.slice(start, start + 1 + (b % 60));
-		if (words !== "") events.push({ type: "rule-added", data: { words, source: `u${i + 1}` } });
-	}
-	return evolve(
-		initialState,
-		events.map((event) => ({ seq: null, event })),
-	);
 }
 
 const world: fc.Arbitrary<World> = fc.array(messageText, { minLength: 1, maxLength: 8 }).chain((texts) =>
