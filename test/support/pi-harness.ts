@@ -35,6 +35,7 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@mariozechner/pi-coding-agent";
+import { Settler } from "../../src/adapters/eval/settler.js";
 
 // A real pi session (pi's SDK and runtime, real tools in a temp cwd, extensions loaded by path) where only the
 // model is faked, with pi-ai's faux provider. Sessions share process.env and pi-ai's provider registry, so run
@@ -343,9 +344,7 @@ class PiHarness implements Harness {
 	private active: AgentSessionRuntime | undefined;
 	private uiContext: ExtensionUIContext | undefined;
 	private detach: (() => void) | undefined;
-	private runsEnded = 0;
-	private runsHandled = 0;
-	private readonly waiting: (() => void)[] = [];
+	private readonly settler = new Settler();
 
 	constructor(
 		readonly model: Script,
@@ -377,20 +376,12 @@ class PiHarness implements Harness {
 	/** Subscribes to a (new) session and binds extensions to it, which emits its `session_start`. */
 	async attach(session: AgentSession): Promise<void> {
 		this.detach?.();
-		this.runsEnded = 0;
-		this.runsHandled = 0;
-		// pi hands agent events to its own listeners through a queue; counting the agent's own agent_end against
-		// the session's tells when the queue, auto-compaction included, has caught up.
-		const offAgent = session.agent.subscribe((event) => {
-			if (event.type === "agent_end") this.runsEnded++;
-		});
+		const offSettler = this.settler.watch(session);
 		const offSession = session.subscribe((event) => {
 			this.events.push(event);
-			if (event.type === "agent_end") this.runsHandled++;
-			for (const wake of this.waiting.splice(0)) wake();
 		});
 		this.detach = () => {
-			offAgent();
+			offSettler();
 			offSession();
 		};
 		if (this.recordUi) this.uiContext ??= recordingUi(session.extensionRunner.getUIContext(), this.ui);
@@ -414,27 +405,9 @@ class PiHarness implements Harness {
 		};
 	}
 
-	private nextEvent(): Promise<void> {
-		return new Promise((resolve) => {
-			this.waiting.push(resolve);
-		});
-	}
-
 	/** Waits until pi has handled every agent event and no compaction runs. */
-	async settle(): Promise<void> {
-		for (;;) {
-			if (this.runsHandled < this.runsEnded) {
-				await this.nextEvent();
-				continue;
-			}
-			// Auto-compaction starts right after agent_end reaches the listeners; let that step run.
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			if (this.runsHandled < this.runsEnded || this.session.isCompacting) {
-				await this.nextEvent();
-				continue;
-			}
-			return;
-		}
+	settle(): Promise<void> {
+		return this.settler.settle();
 	}
 
 	async prompt(text: string): Promise<void> {

@@ -19,6 +19,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { Type } from "typebox";
 import { type Answer, FAUX_MODEL, FAUX_PROVIDER, type FauxLimits, fauxRoute, registerFauxModel } from "./faux-route.js";
 import type { BashStep, RecordedResult } from "./recording.js";
+import { Settler } from "./settler.js";
 
 // A real pi session (pi's SDK: AgentSession, its extension runner, its compaction) with Longhaul loaded by path
 // as `pi -e` loads it, where only the model is faked and every tool answers from a table: nothing runs. One at a
@@ -105,45 +106,6 @@ function answeringTool(name: string, toolResult: EvalSessionOptions["toolResult"
 	});
 }
 
-/** Counts agent runs ended and handled, so a caller can wait for pi's event queue to catch up. */
-class Settler {
-	private ended = 0;
-	private handled = 0;
-	private readonly waiting: (() => void)[] = [];
-
-	constructor(private readonly session: AgentSession) {
-		session.agent.subscribe((event) => {
-			if (event.type === "agent_end") this.ended++;
-		});
-		session.subscribe((event) => {
-			if (event.type === "agent_end") this.handled++;
-			for (const wake of this.waiting.splice(0)) wake();
-		});
-	}
-
-	private next(): Promise<void> {
-		return new Promise((resolve) => {
-			this.waiting.push(resolve);
-		});
-	}
-
-	/** Waits until pi has handled every agent event and no compaction runs. */
-	async settle(): Promise<void> {
-		for (;;) {
-			if (this.handled < this.ended) {
-				await this.next();
-				continue;
-			}
-			await new Promise<void>((resolve) => setImmediate(resolve));
-			if (this.handled < this.ended || this.session.isCompacting) {
-				await this.next();
-				continue;
-			}
-			return;
-		}
-	}
-}
-
 /** Starts pi with the extension loaded by path, the faked model, answering tools and a temp agent dir and cwd. */
 export async function startEvalSession(options: EvalSessionOptions): Promise<EvalSession> {
 	const agentDir = mkdtempSync(join(tmpdir(), "longhaul-eval-agent-"));
@@ -200,7 +162,8 @@ export async function startEvalSession(options: EvalSessionOptions): Promise<Eva
 			tools: [...new Set([...options.tools, ...LONGHAUL_TOOLS])],
 		});
 		const handlerErrors: ExtensionError[] = [];
-		const settler = new Settler(session);
+		const settler = new Settler();
+		settler.watch(session);
 		await session.bindExtensions({ onError: (error) => handlerErrors.push(error) });
 		return {
 			session,
