@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
 import { foldBench } from "./fold-bench.js";
 import { passBench } from "./pass-bench.js";
+import { readerBench } from "./reader-bench.js";
 import { stateBench } from "./state-bench.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -28,3 +29,4 @@ const facts = runFactsCli(
 process.stdout.write(
 	`\nValues reused after a compaction, and how many each compactor's summary kept (npm run facts):\n${facts.stdout}`,
 );
+readerBench(resolve(root, "test/fixtures/reader-corpus/corpus.jsonl"));
