@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { UserMessage } from "../../../src/events/messages.js";
+import { EXCEPTIONS } from "../../../src/pass/reader/exceptions.js";
 import { readsAsStandingRule, standingRules } from "../../../src/pass/standing-rules.js";
 import { law } from "../../properties/laws.js";
 
@@ -70,11 +71,13 @@ const WITHDRAWALS: readonly Row[] = [
 ];
 
 const SUBJECTS: readonly Row[] = [
-	// The seed: a description of what is being built is not a rule. "must" in a spec of a thing counts only when
-	// the subject is the agent, the user or the team; a spec of a function or an option is left to the model.
+	// The seed: a description of what is being built is not a rule. A norm is: "must" lays down how the work goes
+	// whatever its subject, and only what a thing does or is ("a flag that only prints errors") describes it.
 	["add a flag that only prints errors", NOT, "describes the flag ('that only')"],
-	["the function must return -1 on failure", NOT, "'must' in a spec of the thing being built"],
-	["it must return -1 on failure", NOT, "the subject is the thing being built"],
+	// These two rows changed with issue 15's reader: today's reader read a spec's "must" as describing the thing,
+	// but the clause instructs how the code is to be from now on (a norm, like "the tests must always pass").
+	["the function must return -1 on failure", RULE, "a norm on the code being built: 'must' instructs"],
+	["it must return -1 on failure", RULE, "a norm whatever its subject: 'must' instructs"],
 	["you must return -1 on failure", RULE, "the subject is the agent"],
 	["we must always rebase before merging", RULE, "the subject is the user's team"],
 	["always rebase before merging", RULE, "an imperative"],
@@ -142,7 +145,13 @@ const IDIOMS: readonly Row[] = [
 
 const OWN_WORDS: readonly Row[] = [
 	['he said "never use tabs in this file ever again"', NOT, "a quote of six words or more is not the user's"],
-	['he said "never use tabs"', RULE, "a short quote is the user's own words"],
+	// Changed with issue 15's reader: today's reader took a short quote for the user's own words, but a clause that
+	// quotes or relays someone else describes what they said; the model labels the message.
+	['he said "never use tabs"', NOT, "a quote, however short, relays someone else's words"],
+	["git says 'fatal: you must specify a branch'", NOT, "a single-quoted passage is a quote too"],
+	["the README says never run it as root", NOT, "what follows someone else's 'says' is relayed"],
+	["the tool prints: you must be logged in", NOT, "what follows a verb of printing and a colon is output"],
+	["Error: Only absolute URLs are supported", NOT, "a pasted error line"],
 	["```\nnever push to main\n```", NOT, "a code fence"],
 	["here is the hook:\n```sh\n# never push to main\n```\nwhat does it do?", NOT, "a fence, then a question"],
 	["> never push to main\nthat is what the old README says", NOT, "a blockquote"],
@@ -168,8 +177,22 @@ const SPLITTING: readonly Row[] = [
 	["", NOT, "an empty message"],
 ];
 
+/** The issue's probes (issue 15): today's reader read the first five as standing rules and missed the last four. */
+const PROBES: readonly Row[] = [
+	["Only 3 tests fail now", NOT, "a fact: 'only' counts"],
+	["Never seen this error before", NOT, "a report: a past form after 'never'"],
+	["Don't know why it fails", NOT, "a state of mind after 'don't'"],
+	["You never listen.", NOT, "a complaint: it describes the agent"],
+	["git says 'fatal: you must specify a branch'", NOT, "a quote of git's output"],
+	["The tests must always pass", RULE, "a norm on the work"],
+	["The build must stay green", RULE, "a norm on the work"],
+	["this plan must be written so that you can start a new session", RULE, "a norm on how the plan is written"],
+	["that should never happen", RULE, "'should never' lays down an invariant"],
+];
+
 describe("the standing-rule reader", () => {
 	const tables: readonly (readonly [string, readonly Row[]])[] = [
+		["the issue's probes", PROBES],
 		["the seed's examples", SEED],
 		["questions", QUESTIONS],
 		["requests for now", FOR_NOW],
@@ -187,6 +210,20 @@ describe("the standing-rule reader", () => {
 			});
 		});
 	}
+});
+
+describe("the reader's named exceptions", () => {
+	it.each(EXCEPTIONS.map((row) => [row.name, row] as const))(
+		"%s: catches its example, lets its like through",
+		(_, row) => {
+			expect(readsAsStandingRule(row.example)).toBe(false);
+			expect(readsAsStandingRule(row.unlike)).toBe(true);
+		},
+	);
+
+	it("names each row once", () => {
+		expect(new Set(EXCEPTIONS.map((row) => row.name)).size).toBe(EXCEPTIONS.length);
+	});
 });
 
 describe("standing rules of earlier messages", () => {
