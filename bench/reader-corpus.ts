@@ -31,7 +31,7 @@ export function readCorpus(text: string): { rows: CorpusRow[]; bad: number[] } {
 }
 
 /** How a reader did on some rows: the counts, and precision and recall of `standing` (1 where nothing was picked). */
-export interface Score {
+export interface Score<R extends Labeled = CorpusRow> {
 	readonly rows: number;
 	readonly truePositives: number;
 	readonly falsePositives: number;
@@ -39,14 +39,17 @@ export interface Score {
 	readonly precision: number;
 	readonly recall: number;
 	/** The rows read wrongly. */
-	readonly wrong: readonly CorpusRow[];
+	readonly wrong: readonly R[];
 }
 
-export function score(rows: readonly CorpusRow[], reads: (text: string) => boolean): Score {
+/** What a score needs of a row: its text and its label. */
+export type Labeled = Pick<CorpusRow, "text" | "label">;
+
+export function score<R extends Labeled>(rows: readonly R[], reads: (text: string) => boolean): Score<R> {
 	let truePositives = 0;
 	let falsePositives = 0;
 	let falseNegatives = 0;
-	const wrong: CorpusRow[] = [];
+	const wrong: R[] = [];
 	for (const row of rows) {
 		const picked = reads(row.text);
 		const standing = row.label === "standing";
@@ -65,4 +68,25 @@ export function score(rows: readonly CorpusRow[], reads: (text: string) => boole
 		recall: ratio(truePositives, truePositives + falseNegatives),
 		wrong,
 	};
+}
+
+/**
+ * Labels for the user messages of real transcripts (test/fixtures/reader-corpus/transcripts.json), by ref, so no
+ * message text is copied: per transcript file, the standing refs and the refs that hold a rule word but are not, each
+ * with its reason. A message listed in neither holds no rule word and no "from now on": it reads `not`.
+ */
+export const TranscriptLabelsCodec = t.record(
+	t.string,
+	t.type({ standing: t.record(t.string, t.string), not: t.record(t.string, t.string) }),
+);
+export type TranscriptLabels = t.TypeOf<typeof TranscriptLabelsCodec>;
+
+/** The labels, or undefined when the file does not decode. */
+export function readTranscriptLabels(text: string): TranscriptLabels | undefined {
+	try {
+		const labels = TranscriptLabelsCodec.decode(JSON.parse(text));
+		return E.isRight(labels) ? labels.right : undefined;
+	} catch {
+		return undefined;
+	}
 }

@@ -29,4 +29,4 @@ const facts = runFactsCli(
 process.stdout.write(
 	`\nValues reused after a compaction, and how many each compactor's summary kept (npm run facts):\n${facts.stdout}`,
 );
-readerBench(resolve(root, "test/fixtures/reader-corpus/corpus.jsonl"));
+readerBench(resolve(root, "test/fixtures/reader-corpus"), shared);

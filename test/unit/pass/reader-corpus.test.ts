@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCorpus, score } from "../../../bench/reader-corpus.js";
+import { readCorpus, readTranscriptLabels, score } from "../../../bench/reader-corpus.js";
+import { branchOf, readTranscript, userMessages } from "../../../src/events/index.js";
+import { copyShared, hasShared } from "../../support/shared.js";
 
 const path = new URL("../../fixtures/reader-corpus/corpus.jsonl", import.meta.url);
 const { rows, bad } = readCorpus(readFileSync(path, "utf8"));
@@ -21,6 +24,38 @@ describe("the reader corpus (the labeled messages npm run bench scores the reade
 			expect([...labels].sort()).toEqual(["not", "standing"]);
 		}
 	});
+});
+
+describe("the labels of the real transcripts' messages (transcripts.json)", () => {
+	const labels = readTranscriptLabels(
+		readFileSync(join(new URL("../../fixtures/reader-corpus/", import.meta.url).pathname, "transcripts.json"), "utf8"),
+	);
+
+	it("decode, and name each message once", () => {
+		expect(labels).toBeDefined();
+		for (const labeled of Object.values(labels ?? {})) {
+			const both = Object.keys(labeled.standing).filter((ref) => ref in labeled.not);
+			expect(both).toEqual([]);
+		}
+	});
+
+	/** A rule word or "from now on" anywhere in a message's raw text, quotes and pasted output included. */
+	const RULE_WORD =
+		/\b(?:never|always|don'?t|don\u2019t|do not|must|mustn'?t|stop|only|from now on|from here on|going forward)\b/i;
+
+	it.skipIf(!hasShared)(
+		"list every message that holds a rule word, so one listed nowhere reads `not` by the seed (needs ../shared)",
+		() => {
+			for (const [name, labeled] of Object.entries(labels ?? {})) {
+				const users = userMessages(branchOf(readTranscript(readFileSync(copyShared(name), "utf8")).entries).entries);
+				const listed = new Set([...Object.keys(labeled.standing), ...Object.keys(labeled.not)]);
+				expect(
+					users.filter((u) => RULE_WORD.test(u.text)).map((u) => u.ref),
+					name,
+				).toEqual([...listed].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))));
+			}
+		},
+	);
 });
 
 describe("scoring a reader on labeled rows", () => {
