@@ -1,7 +1,7 @@
 import type { UserMessage } from "../events/messages.js";
-import { exceptionAt, FOR_NOW, type RuleWordAt } from "./reader/exceptions.js";
+import { EXCEPTIONS, type Exception, exceptionAt, FOR_NOW, type RuleWordAt } from "./reader/exceptions.js";
 import { firstSpoken, prose, sentences, statement, type Token, tokenize, unrelayed, wordAt } from "./reader/text.js";
-import { is, type WordClass } from "./reader/words.js";
+import { is, isCount, isPlural, type WordClass } from "./reader/words.js";
 import { WITHDRAWAL_PHRASES } from "./verify/withdrawal.js";
 
 /*
@@ -100,9 +100,6 @@ function inClauseAboutNoun(tokens: readonly Token[], index: number): boolean {
 /** A binder stands within this many words of its rule word; a longer run of passed-over words opens the clause. */
 const REACH = 8;
 
-/** A plural noun, not a verb: "tests", "users". */
-const plural = (word: string): boolean => /[^su]s$/.test(word) && word.length > 3;
-
 /** "I" wants it: a verb of wanting after "I", before the rule word or just after it ("I never want …"). */
 function wanted(tokens: readonly Token[], self: number, index: number): boolean {
 	for (let at = self + 1; at <= index + 2 && at < tokens.length; at++)
@@ -123,7 +120,7 @@ function opensInstruction(tokens: readonly Token[], start: number, index: number
 	if (is("self", first)) return wanted(tokens, start, index);
 	if (is("you", first)) return false;
 	if (is("request", first) && is("you", wordAt(tokens, start + 1))) return true;
-	return !(is("thing", first) || plural(first) || /^\d/.test(first));
+	return !(is("thing", first) || isPlural(first) || isCount(first));
 }
 
 /**
@@ -184,7 +181,7 @@ function pieces(tokens: readonly Token[]): [number, number][] {
 }
 
 /** A clause has a rule word that instructs, in no named exception's sense and in no clause about a noun. */
-function clauseHasRule(clause: string): boolean {
+function clauseHasRule(clause: string, exceptions: readonly Exception[]): boolean {
 	const tokens = tokenize(clause);
 	const start = firstSpoken(tokens);
 	const directive = DIRECTIVE.test(
@@ -196,7 +193,7 @@ function clauseHasRule(clause: string): boolean {
 	for (const piece of pieces(tokens)) {
 		for (let index = Math.max(piece[0], start); index < piece[1]; index++) {
 			if (ruleLength(tokens, index) === 0) continue;
-			if (exceptionAt(ruleWordAt(clause, tokens, start, piece, index)) !== undefined) continue;
+			if (exceptionAt(ruleWordAt(clause, tokens, start, piece, index), exceptions) !== undefined) continue;
 			if (inClauseAboutNoun(tokens, index)) continue;
 			if (directive || instructs(tokens, start, index)) return true;
 		}
@@ -209,13 +206,13 @@ function fromNowOn(statement: string): boolean {
 	return FROM_NOW_ON.test(statement) && !WITHDRAWAL_PHRASES.some((phrase) => phrase.test(statement));
 }
 
-function sentenceIsRule(sentence: string): boolean {
+function sentenceIsRule(sentence: string, exceptions: readonly Exception[]): boolean {
 	const body = statement(sentence);
 	if (body === undefined) return false;
 	const own = unrelayed(body);
 	if (fromNowOn(own)) return true;
 	const clauses = own.split(CLAUSE_BREAK);
-	return !clauses.some(onlyForNow) && clauses.some(clauseHasRule);
+	return !clauses.some(onlyForNow) && clauses.some((clause) => clauseHasRule(clause, exceptions));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -227,9 +224,10 @@ function sentenceIsRule(sentence: string): boolean {
  * here on", "going forward") and withdraws nothing, or has a clause with a rule word (never, always, don't, do not,
  * must, stop, only) that instructs how work goes from now on: not a request for now, withdrawing nothing, not
  * "never mind", and describing no thing (a fact, a complaint, a quote, what a thing being built does).
+ * `exceptions` is the table of named exceptions; another is passed only by tests, to show what each row decides.
  */
-export function readsAsStandingRule(text: string): boolean {
-	return sentences(prose(text)).some(sentenceIsRule);
+export function readsAsStandingRule(text: string, exceptions: readonly Exception[] = EXCEPTIONS): boolean {
+	return sentences(prose(text)).some((sentence) => sentenceIsRule(sentence, exceptions));
 }
 
 /** The earlier user messages that read as standing rules, in message order. */

@@ -1,5 +1,5 @@
 import { WITHDRAWAL_PHRASES } from "../verify/withdrawal.js";
-import { is } from "./words.js";
+import { is, isCount, isPast, isPlural } from "./words.js";
 
 /*
  * The reader's named exceptions: senses in which a rule word lays down nothing, whatever binds it. Each row is
@@ -42,11 +42,6 @@ export const FOR_NOW =
 /** Withdrawals the lift check does not need but the reader does: "ignore what I said about …". */
 const READER_WITHDRAWALS = [/\bignore what (?:i|we) said\b/, /\bdisregard\b/];
 
-const past = (word: string): boolean =>
-	is("pastForm", word) || (word.length > 4 && word.endsWith("ed") && !is("notPast", word) && !word.endsWith("eed"));
-/** A plural noun, not a verb: "tests", "users" ("pass", "focus" are no plurals). */
-const plural = (word: string): boolean => /[^su]s$/.test(word) && word.length > 3;
-const number = (word: string): boolean => /^\d/.test(word) || is("count", word);
 /** The first word after the rule word that is not "ever" or "even". */
 const nextWord = (at: RuleWordAt): string => at.after.find((word) => word !== "ever" && word !== "even") ?? "";
 
@@ -83,14 +78,14 @@ export const EXCEPTIONS: readonly Exception[] = [
 		example: "Only 3 tests fail now",
 		unlike: "only run the fast tests",
 		applies: (at) =>
-			at.word === "only" && (number(nextWord(at)) || is("determiner", nextWord(at)) || plural(nextWord(at))),
+			at.word === "only" && (isCount(nextWord(at)) || is("determiner", nextWord(at)) || isPlural(nextWord(at))),
 	},
 	{
 		name: "a past form after the rule word: a report",
 		reads: "describes",
 		example: "Never seen this error before",
 		unlike: "never use this error class",
-		applies: (at) => (at.word === "never" || at.word === "always" || at.word === "only") && past(nextWord(at)),
+		applies: (at) => (at.word === "never" || at.word === "always" || at.word === "only") && isPast(nextWord(at)),
 	},
 	{
 		name: "a state of mind after 'don't': the speaker, not an instruction",
@@ -116,7 +111,7 @@ export const EXCEPTIONS: readonly Exception[] = [
 			const [next, then] = [at.after[0] ?? "", at.after[1] ?? ""];
 			return (
 				(at.word === "must" || at.word === "mustn't") &&
-				(next === "must've" || (next === "have" && past(then)) || (next === "be" && is("guessed", then)))
+				(next === "must've" || (next === "have" && isPast(then)) || (next === "be" && is("guessed", then)))
 			);
 		},
 	},
@@ -130,8 +125,8 @@ export const EXCEPTIONS: readonly Exception[] = [
 	{
 		name: "a hedge or an idiom before the rule word",
 		reads: "describes",
-		example: "as always, thanks",
-		unlike: "always thank the reviewers",
+		example: "not only is it slow, it is wrong",
+		unlike: "only ship what is not slow",
 		applies: (at) => is("hedge", at.before.at(-1) ?? ""),
 	},
 	{
@@ -156,7 +151,7 @@ export const EXCEPTIONS: readonly Exception[] = [
 	},
 ];
 
-/** The first row that applies to the rule word, or undefined. */
-export function exceptionAt(at: RuleWordAt): Exception | undefined {
-	return EXCEPTIONS.find((row) => row.applies(at));
+/** The first row of `table` that applies to the rule word, or undefined. */
+export function exceptionAt(at: RuleWordAt, table: readonly Exception[]): Exception | undefined {
+	return table.find((row) => row.applies(at));
 }

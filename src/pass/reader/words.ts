@@ -93,3 +93,20 @@ export function is(cls: WordClass, word: string): boolean {
 	}
 	return set.has(word);
 }
+
+/** A past form: "seen", "had", "used" ("need", "embed" are none). */
+export function isPast(word: string): boolean {
+	return (
+		is("pastForm", word) || (word.length > 4 && word.endsWith("ed") && !is("notPast", word) && !word.endsWith("eed"))
+	);
+}
+
+/** A plural noun, not a verb: "tests", "users" ("pass", "focus" are no plurals). */
+export function isPlural(word: string): boolean {
+	return /[^su]s$/.test(word) && word.length > 3;
+}
+
+/** A count: a number or a count word ("3", "two", "few"). */
+export function isCount(word: string): boolean {
+	return /^\d/.test(word) || is("count", word);
+}

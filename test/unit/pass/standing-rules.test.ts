@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { UserMessage } from "../../../src/events/messages.js";
-import { EXCEPTIONS } from "../../../src/pass/reader/exceptions.js";
 import { readsAsStandingRule, standingRules } from "../../../src/pass/standing-rules.js";
 import { law } from "../../properties/laws.js";
 
@@ -210,20 +209,6 @@ describe("the standing-rule reader", () => {
 			});
 		});
 	}
-});
-
-describe("the reader's named exceptions", () => {
-	it.each(EXCEPTIONS.map((row) => [row.name, row] as const))(
-		"%s: catches its example, lets its like through",
-		(_, row) => {
-			expect(readsAsStandingRule(row.example)).toBe(false);
-			expect(readsAsStandingRule(row.unlike)).toBe(true);
-		},
-	);
-
-	it("names each row once", () => {
-		expect(new Set(EXCEPTIONS.map((row) => row.name)).size).toBe(EXCEPTIONS.length);
-	});
 });
 
 describe("standing rules of earlier messages", () => {
