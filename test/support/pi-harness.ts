@@ -29,6 +29,7 @@ import {
 	createAgentSessionServices,
 	type ExtensionCommandContextActions,
 	type ExtensionError,
+	type ExtensionFactory,
 	type ExtensionUIContext,
 	ModelRegistry,
 	type SessionEntry,
@@ -244,6 +245,8 @@ function recordingUi(base: ExtensionUIContext, captured: CapturedUi): ExtensionU
 export interface HarnessOptions {
 	/** Extension files or package directories, loaded by path as `pi -e` does; nothing else is discovered. */
 	readonly extensionPaths: readonly string[];
+	/** Extensions written inline in the test (pi's `extensionFactories`), loaded beside the paths. */
+	readonly extensionFactories?: readonly ExtensionFactory[];
 	/** The project directory tools run in; a fresh temp dir (removed at dispose) when not given. */
 	readonly cwd?: string;
 	/** pi's `compaction.keepRecentTokens` (default 20, so a short conversation has something to summarize). */
@@ -483,6 +486,7 @@ function runtimeFactory(
 			modelRegistry,
 			resourceLoaderOptions: {
 				additionalExtensionPaths: [...options.extensionPaths],
+				extensionFactories: [...(options.extensionFactories ?? [])],
 				noExtensions: true,
 				noSkills: true,
 				noPromptTemplates: true,
