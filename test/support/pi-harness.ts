@@ -265,6 +265,8 @@ export interface HarnessOptions {
 	readonly ui?: boolean;
 	/** Keep the session in a JSONL file under the temp agent dir (default false: in memory, as `--no-session`). */
 	readonly persist?: boolean;
+	/** Resume this session file in the harness cwd, as `pi --session` does (pi migrates a v1 file in place: pass a copy). */
+	readonly sessionFile?: string;
 	/** Files to write into the temp agent dir before start, by relative path (e.g. `longhaul.json`). */
 	readonly agentFiles?: Readonly<Record<string, string>>;
 	/** Files to write into the cwd before start, by relative path (e.g. `.pi/longhaul.json`). */
@@ -525,9 +527,12 @@ export async function startSession(options: HarnessOptions): Promise<Harness> {
 		harness.runtime = await createAgentSessionRuntime(runtimeFactory(options, specs, faux, harness), {
 			cwd,
 			agentDir,
-			sessionManager: options.persist
-				? SessionManager.create(cwd, join(agentDir, "sessions", "harness"))
-				: SessionManager.inMemory(cwd),
+			sessionManager:
+				options.sessionFile !== undefined
+					? SessionManager.open(options.sessionFile, undefined, cwd)
+					: options.persist
+						? SessionManager.create(cwd, join(agentDir, "sessions", "harness"))
+						: SessionManager.inMemory(cwd),
 		});
 		// A package dir whose manifest names a missing file loads nothing and reports nothing: count what loaded.
 		const loaded = harness.session.extensionRunner.getExtensionPaths();
