@@ -6,7 +6,7 @@ import type { ModelReply, PassModel } from "../src/adapters/pass/model.js";
 import { runPass } from "../src/adapters/pass/run-pass.js";
 import { branchOf, type Entry, readTranscript } from "../src/events/index.js";
 import { ledgerEvents } from "../src/pass/ledger.js";
-import { sliceSpan } from "../src/pass/span.js";
+import { derivedSpan, sliceSpan } from "../src/pass/span.js";
 import { initialState } from "../src/reducers/index.js";
 import { median, report, timeRuns } from "./measure.js";
 
@@ -61,13 +61,13 @@ export async function passBench(transcripts: readonly string[]): Promise<void> {
 	for (const path of present) {
 		const branch = branchOf(readTranscript(readFileSync(path, "utf8")).entries).entries;
 		for (const { end } of spans(branch)) {
-			const messages = sliceSpan(branch, end, initialState).messages.length;
+			const messages = sliceSpan({ branch, events: [] }, derivedSpan(branch, end), initialState).messages.length;
 			if (largest === undefined || messages > largest.messages) largest = { branch, end, messages };
 		}
 	}
 	if (largest === undefined) return;
 	const { branch, end } = largest;
-	const slice = sliceSpan(branch, end, initialState);
+	const slice = sliceSpan({ branch, events: [] }, derivedSpan(branch, end), initialState);
 	const ledgerMs = median(timeRuns(21, () => ledgerEvents(slice.messages, 1, initialState)));
 	report(
 		`ledger over the largest real span (${slice.messages.length} msgs)`,

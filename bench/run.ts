@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
 import { foldBench } from "./fold-bench.js";
+import { longSessionBench } from "./long-session-bench.js";
 import { passBench } from "./pass-bench.js";
 import { readerBench } from "./reader-bench.js";
 import { stateBench } from "./state-bench.js";
@@ -16,6 +17,7 @@ process.stdout.write(
 foldBench();
 stateBench(resolve(shared, "before-compaction.jsonl"));
 await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
+await longSessionBench(root);
 
 const bundled = [
 	resolve(shared, "before-compaction.jsonl"),

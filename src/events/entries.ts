@@ -33,6 +33,8 @@ const CommandRecord = t.strict({ id: t.string, command: t.string, exitCode: t.un
 const ErrorRecord = t.strict({ id: t.string, tool: t.string, head: t.string });
 const ValueRecord = t.strict({ name: t.string, value: t.string, source: t.string });
 const ExcusedRecord = t.strict({ check: t.string, reason: t.string });
+/** The entry ids of a span's first and last messages, as pi's preparation handed them to the pass. */
+const BoundsRecord = t.strict({ first: t.string, last: t.string });
 
 /** `compaction-state.span` custom entry data: the detail of one span, for `longhaul_recall`. */
 export const SpanRecordCodec = t.intersection([
@@ -40,6 +42,7 @@ export const SpanRecordCodec = t.intersection([
 	t.exact(
 		t.partial({
 			labels: t.array(LabelRecord),
+			bounds: BoundsRecord,
 			commands: t.array(CommandRecord),
 			errors: t.array(ErrorRecord),
 			values: t.array(ValueRecord),

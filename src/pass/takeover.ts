@@ -7,13 +7,13 @@ import type { Folded } from "../reducers/fold.js";
 import type { State } from "../reducers/state.js";
 import type { LabelContext } from "./accept-labels.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "./prompt.js";
-import { keptBoundary, newestCompaction, type SpanSlice } from "./span.js";
+import { judgedUntil, newestCompaction, type SpanSlice } from "./span.js";
 import { standingRules } from "./standing-rules.js";
 import { pickWords } from "./verify/earlier-words.js";
 
 /**
  * A pass that takes over from another compactor (seed, Taking over from another compactor): the newest compaction
- * before the span was not Longhaul's, so its summary is shown and the user's earlier messages are offered again.
+ * on the branch was not Longhaul's, so its summary is shown and the user's earlier messages are offered again.
  */
 export interface Takeover {
 	/** The newest foreign compaction's summary, shown head and tail. */
@@ -34,28 +34,17 @@ function isLonghauls(entry: Entry): boolean {
 }
 
 /**
- * Where the messages no whole Longhaul span judged start: the kept boundary of the compaction that closed
- * Longhaul's last whole span, or the branch's start. A rule the state lifted, or a message it judged not a rule,
- * lies before it and is not offered again.
- */
-function sinceLastWholeSpan(folded: Folded): number {
-	const close = folded.events.findLast((l) => l.event.type === "span-closed" && l.event.data.kind === "whole");
-	if (close === undefined) return 0;
-	const at = folded.branch.findIndex((entry) => entry.id === close.entry);
-	if (at < 0) return 0;
-	return folded.branch[at]?.type === "compaction" ? keptBoundary(folded.branch, at) : at + 1;
-}
-
-/**
- * The takeover of a pass, or undefined when the newest compaction before the span end is Longhaul's or there is
- * none. Messages of Longhaul spans that closed narrative-less or partial (`slice.carried`) are offered once, whole.
+ * The takeover of a pass, or undefined when the newest compaction on the branch is Longhaul's or there is none.
+ * It does not matter where pi's new cut falls: a cut before the foreign compaction still leaves the messages
+ * before the span to the foreign summary alone. Messages of Longhaul spans that closed narrative-less or partial
+ * (`slice.carried`) are offered once, whole.
  */
 export function takeoverOf(folded: Folded, slice: SpanSlice): Takeover | undefined {
-	const at = newestCompaction(folded.branch, slice.end);
+	const at = newestCompaction(folded.branch, folded.branch.length);
 	const compaction = folded.branch[at];
 	if (compaction === undefined || isLonghauls(compaction)) return undefined;
 	const summary = compaction.raw.summary;
-	const since = Math.min(sinceLastWholeSpan(folded), slice.start);
+	const since = Math.min(judgedUntil(folded), slice.start);
 	const before = new Set(folded.branch.slice(since, slice.start).map((entry) => entry.id));
 	const carried = new Set(slice.carried.map((u) => u.ref));
 	const offered = slice.branchUsers.filter((u) => before.has(u.entryId) || carried.has(u.ref));

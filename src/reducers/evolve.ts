@@ -41,6 +41,7 @@ interface Work {
 		readonly commands: Set<string>;
 		readonly errors: Map<string, number>;
 		readonly rules: Set<string>;
+		readonly lifted: Set<string>;
 		readonly values: Set<string>;
 		readonly read: Set<string>;
 		readonly modified: Set<string>;
@@ -70,6 +71,7 @@ function workOn(draft: Draft<State>, state: State): Work {
 			commands: new Set(state.commands.map((c) => c.id)),
 			errors: new Map(state.errors.map((e, i) => [e.id, i])),
 			rules: new Set(state.rules.map((r) => key(r.source, r.text))),
+			lifted: new Set(state.lifted.map((r) => key(r.source, r.text))),
 			values: new Set(state.values.map((v) => key(v.name, v.value, v.source))),
 			read: new Set(state.files.read),
 			modified: new Set(state.files.modified),
@@ -108,9 +110,10 @@ function take(w: Work, kind: keyof Counters): string {
 	return `${kind}${n}`;
 }
 
+/** Adds a rule, unless it is in force or was lifted: the same words from the same message never come back. */
 function addRule(w: Work, { words, source }: EventOf<"rule-added">["data"]): void {
 	const k = key(source, words);
-	if (w.index.rules.has(k)) return;
+	if (w.index.rules.has(k) || w.index.lifted.has(k)) return;
 	w.index.rules.add(k);
 	w.rules.push({ id: take(w, "R"), text: words, source });
 }
@@ -129,6 +132,7 @@ function liftRule(w: Work, { target, by }: EventOf<"rule-lifted">["data"]): void
 	}
 	w.index.rules.delete(key(rule.source, rule.text));
 	w.rules.splice(index, 1);
+	w.index.lifted.add(key(rule.source, rule.text));
 	w.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
 }
 

@@ -182,3 +182,46 @@ export function stateFrom(texts: readonly string[], picks: readonly [number, num
 		events.map((event) => ({ seq: null, event })),
 	);
 }
+
+/**
+ * One step of a pi session built entry by entry: every message role (a tool call with its result, a `!` or `!!`
+ * run), custom messages and entries, a setting change, a branch left with a summary (`back` entries abandoned), and
+ * compactions by Longhaul (a real pass; `fails` makes its model call fail) or by pi, each at `keep` tokens.
+ */
+export type SessionStep =
+	| { readonly kind: "user"; readonly text: string }
+	| { readonly kind: "assistant"; readonly text: string; readonly tool: boolean }
+	| { readonly kind: "bash"; readonly output: string; readonly exclude: boolean }
+	| { readonly kind: "custom-message"; readonly text: string }
+	| { readonly kind: "custom" }
+	| { readonly kind: "setting" }
+	| { readonly kind: "branch"; readonly back: number }
+	| { readonly kind: "compact"; readonly by: "longhaul" | "pi"; readonly keep: number; readonly fails: boolean };
+
+const chat = fc.string({ maxLength: 160 });
+const keep = fc.integer({ min: 1, max: 300 });
+
+/** A session's steps: mostly conversation, with compactions of both kinds among them. */
+export const sessionSteps: fc.Arbitrary<SessionStep[]> = fc.array(
+	fc.oneof(
+		{ weight: 5, arbitrary: chat.map((text) => ({ kind: "user" as const, text })) },
+		{ weight: 5, arbitrary: fc.record({ kind: fc.constant("assistant" as const), text: chat, tool: fc.boolean() }) },
+		{ weight: 1, arbitrary: fc.record({ kind: fc.constant("bash" as const), output: chat, exclude: fc.boolean() }) },
+		{ weight: 1, arbitrary: chat.map((text) => ({ kind: "custom-message" as const, text })) },
+		{ weight: 1, arbitrary: fc.constantFrom({ kind: "custom" as const }, { kind: "setting" as const }) },
+		{ weight: 1, arbitrary: fc.integer({ min: 0, max: 4 }).map((back) => ({ kind: "branch" as const, back })) },
+		{
+			weight: 2,
+			arbitrary: fc.record({
+				kind: fc.constant("compact" as const),
+				by: fc.constantFrom("longhaul" as const, "pi" as const),
+				keep,
+				fails: fc.boolean(),
+			}),
+		},
+	),
+	{ minLength: 4, maxLength: 30 },
+);
+
+/** The `keepRecentTokens` of a session's last compaction. */
+export const keepRecentTokens = keep;

@@ -29,6 +29,7 @@ import {
 	createAgentSessionServices,
 	type ExtensionCommandContextActions,
 	type ExtensionError,
+	type ExtensionFactory,
 	type ExtensionUIContext,
 	ModelRegistry,
 	type SessionEntry,
@@ -244,6 +245,8 @@ function recordingUi(base: ExtensionUIContext, captured: CapturedUi): ExtensionU
 export interface HarnessOptions {
 	/** Extension files or package directories, loaded by path as `pi -e` does; nothing else is discovered. */
 	readonly extensionPaths: readonly string[];
+	/** Extensions written inline in the test (pi's `extensionFactories`), loaded beside the paths. */
+	readonly extensionFactories?: readonly ExtensionFactory[];
 	/** The project directory tools run in; a fresh temp dir (removed at dispose) when not given. */
 	readonly cwd?: string;
 	/** pi's `compaction.keepRecentTokens` (default 20, so a short conversation has something to summarize). */
@@ -262,6 +265,8 @@ export interface HarnessOptions {
 	readonly ui?: boolean;
 	/** Keep the session in a JSONL file under the temp agent dir (default false: in memory, as `--no-session`). */
 	readonly persist?: boolean;
+	/** Resume this session file in the harness cwd, as `pi --session` does (pi migrates a v1 file in place: pass a copy). */
+	readonly sessionFile?: string;
 	/** Files to write into the temp agent dir before start, by relative path (e.g. `longhaul.json`). */
 	readonly agentFiles?: Readonly<Record<string, string>>;
 	/** Files to write into the cwd before start, by relative path (e.g. `.pi/longhaul.json`). */
@@ -483,6 +488,7 @@ function runtimeFactory(
 			modelRegistry,
 			resourceLoaderOptions: {
 				additionalExtensionPaths: [...options.extensionPaths],
+				extensionFactories: [...(options.extensionFactories ?? [])],
 				noExtensions: true,
 				noSkills: true,
 				noPromptTemplates: true,
@@ -521,9 +527,12 @@ export async function startSession(options: HarnessOptions): Promise<Harness> {
 		harness.runtime = await createAgentSessionRuntime(runtimeFactory(options, specs, faux, harness), {
 			cwd,
 			agentDir,
-			sessionManager: options.persist
-				? SessionManager.create(cwd, join(agentDir, "sessions", "harness"))
-				: SessionManager.inMemory(cwd),
+			sessionManager:
+				options.sessionFile !== undefined
+					? SessionManager.open(options.sessionFile, undefined, cwd)
+					: options.persist
+						? SessionManager.create(cwd, join(agentDir, "sessions", "harness"))
+						: SessionManager.inMemory(cwd),
 		});
 		// A package dir whose manifest names a missing file loads nothing and reports nothing: count what loaded.
 		const loaded = harness.session.extensionRunner.getExtensionPaths();

@@ -1,9 +1,9 @@
 import * as t from "io-ts";
 import { branchOf } from "../../events/branch.js";
+import { branchEvents } from "../../events/branch-events.js";
 import { messageOf } from "../../events/messages.js";
 import { type Entry, readTranscript } from "../../events/transcript.js";
-import { sliceSpan } from "../../pass/span.js";
-import { initialState } from "../../reducers/state.js";
+import { derivedSpan, recordedSpan, type SpanBounds, type SpanEntries } from "../../pass/span.js";
 import { type Compactor, compactorOf } from "./recording.js";
 import { type FoundValue, holdsValue, type ValueKind, valuesIn } from "./values.js";
 
@@ -92,8 +92,25 @@ function usedBeforeShown(after: readonly Scanned[]): Set<string> {
 	return used;
 }
 
-function indexOfId(branch: readonly Entry[], id: unknown): number {
-	return typeof id === "string" ? branch.findIndex((e) => e.id === id) : -1;
+/**
+ * The span the compaction at `k` summarized: for a Longhaul compaction, the bounds its span record gives; for any
+ * other (or a record without bounds), pi 0.73.1's rule over the entries before it.
+ */
+function spanAt(branch: readonly Entry[], k: number, bounds: ReadonlyMap<string, SpanBounds>): SpanEntries {
+	const before = branch.slice(0, k);
+	const entry = branch[k];
+	const firstKept = entry?.raw.firstKeptEntryId;
+	const derived = derivedSpan(before, typeof firstKept === "string" ? firstKept : "");
+	const recorded = entry === undefined ? undefined : bounds.get(entry.id);
+	return (recorded === undefined ? undefined : recordedSpan(before, recorded, derived.end)) ?? derived;
+}
+
+/** The span bounds Longhaul's span records give, by the compaction entry they name. */
+function recordedBounds(branch: readonly Entry[]): Map<string, SpanBounds> {
+	const bounds = new Map<string, SpanBounds>();
+	for (const { record } of branchEvents(branch).spanRecords)
+		if (record.bounds !== undefined) bounds.set(record.compactionId, record.bounds);
+	return bounds;
 }
 
 /** The facts of every compaction on the branch of a transcript's text. Pure; never throws on data. */
@@ -101,20 +118,16 @@ export function transcriptFacts(text: string): CompactionFacts[] {
 	const branch = branchOf(readTranscript(text).entries).entries;
 	const scanned = branch.map(scan);
 	const first = firstSeen(scanned);
+	const bounds = recordedBounds(branch);
 	const facts: CompactionFacts[] = [];
 	branch.forEach((entry, k) => {
 		if (entry.type !== "compaction") return;
-		const before = branch.slice(0, k);
-		const firstKept = entry.raw.firstKeptEntryId;
-		const keptAt = indexOfId(before, firstKept);
-		const span = sliceSpan(before, typeof firstKept === "string" ? firstKept : "", initialState);
-		const inKeptWindow = new Set((keptAt < 0 ? [] : scanned.slice(keptAt, k)).flatMap((s) => s.all.map(key)));
+		const span = spanAt(branch, k, bounds);
+		const inKeptWindow = new Set(scanned.slice(span.end, k).flatMap((s) => s.all.map(key)));
 		const usedAfter = usedBeforeShown(scanned.slice(k + 1));
 		const candidates = new Map<string, FoundValue>();
-		before.forEach((spanEntry, i) => {
-			if (!span.entryIds.has(spanEntry.id)) return;
+		for (const i of span.at)
 			for (const v of scanned[i]?.output ?? []) if (first.get(key(v)) === i) candidates.set(key(v), v);
-		});
 		const reused = [...candidates.values()].filter((v) => !inKeptWindow.has(key(v)) && usedAfter.has(key(v)));
 		const summary = summaryOf(entry);
 		const kept = reused.filter((v) => holdsValue(summary, v));

@@ -6,7 +6,7 @@ import type { AcceptContext } from "../../pass/accept.js";
 import { type CloseKind, closeSpan } from "../../pass/close.js";
 import { ledgerEvents } from "../../pass/ledger.js";
 import { diffPrompt, type PromptInput } from "../../pass/prompt.js";
-import { type SpanSlice, sliceSpan } from "../../pass/span.js";
+import { derivedSpan, preparedSpan, type SpanSlice, sliceSpan } from "../../pass/span.js";
 import { offerOf, standingEvents, takeoverOf } from "../../pass/takeover.js";
 import type { CapFit } from "../../projections/summary.js";
 import { renderSummary } from "../../projections/summary.js";
@@ -40,6 +40,11 @@ export interface PassCapabilities {
 export interface PassRequest {
 	readonly branch: readonly unknown[];
 	readonly firstKeptEntryId: string;
+	/**
+	 * pi's preparation: `messagesToSummarize` then `turnPrefixMessages`, the span as this pi version cuts it. Absent,
+	 * or when a message matches no entry of the branch, the span is derived by pi 0.73.1's rule.
+	 */
+	readonly messages?: readonly unknown[];
 	readonly cwd: string;
 	readonly signal: AbortSignal;
 	readonly settings: PassSettings;
@@ -50,6 +55,8 @@ export interface PassOutcome {
 	readonly span: number;
 	/** How the diff ran: one call per chunk, or the gated conversation. */
 	readonly mode: "single" | "turns";
+	/** Where the span came from: pi's preparation, or pi 0.73.1's rule when the preparation did not map. */
+	readonly spanFrom: "preparation" | "derived";
 	/** The state before the pass, as folded from the branch. */
 	readonly before: State;
 	readonly summary: string;
@@ -69,6 +76,9 @@ export interface PassOutcome {
 	/** Rule words the model gave that were refused; logged only with `PI_COMPACT_STATE_DEBUG_EXCERPTS=1`. */
 	readonly rejectedQuotes: readonly string[];
 }
+
+/** The work-log line of a span with nothing in it. */
+const EMPTY_SPAN_LINE = "(nothing new to summarize)";
 
 /** Characters per token, the same rough measure pi's `estimateTokens` uses. */
 const CHARS_PER_TOKEN = 4;
@@ -105,6 +115,13 @@ function chunksOf(slice: SpanSlice, count: number): Chunk[] {
 	return chunks;
 }
 
+/** The span record's bounds: the first and last entry ids of the span's messages, when it has any. */
+function spanBounds(ids: readonly string[]): Pick<SpanRecord, "bounds"> {
+	const first = ids[0];
+	const last = ids.at(-1);
+	return first === undefined || last === undefined ? {} : { bounds: { first, last } };
+}
+
 function oneNarrative(events: readonly Event[], span: number): Event[] {
 	const lines = events.flatMap((e) => (e.type === "narrative-line" ? [e.data.text] : []));
 	const rest = events.filter((e) => e.type !== "narrative-line");
@@ -127,8 +144,14 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	const { settings, signal } = request;
 	const folded = await step("fold", () => foldEntries(request.branch));
 	const state = folded.state;
-	const slice = sliceSpan(folded.branch, request.firstKeptEntryId, state);
+	const prepared =
+		request.messages === undefined
+			? undefined
+			: preparedSpan(folded.branch, request.firstKeptEntryId, request.messages);
+	const slice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
 	const takeover = takeoverOf(folded, slice);
+	// Nothing new to summarize (a /compact right after another): the state carries over, with no model call.
+	const empty = slice.messages.length === 0 && takeover === undefined;
 	const offer = offerOf(slice, takeover);
 	const ledger = await step("ledger", () => ledgerEvents(slice.messages, slice.span, state));
 	const world = await step("world", () => caps.takeWorld(request.cwd));
@@ -154,7 +177,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		messageRefs: slice.users.map((u) => u.ref),
 	});
 	const promptChars = whole.system.length + whole.user.length;
-	const model = caps.model;
+	const model = empty ? undefined : caps.model;
 	const calls: CallTrace[] = [];
 	const accepted: Event[] = [];
 	const labeled = new Set<string>();
@@ -163,7 +186,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	/** The standing picks, recorded by code when the call that offered them never verified. */
 	let picked: Event[] = model === undefined ? standingEvents(afterLedger, offer.picks) : [];
 	let failed = 0;
-	let reason: string | null = model === undefined ? caps.noModelReason : null;
+	let reason: string | null = model === undefined && !empty ? caps.noModelReason : null;
 	let chunkCount = 0;
 	let excused: { check: string; reason: string }[] = [];
 	const rejectedQuotes: string[] = [];
@@ -277,8 +300,14 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 			);
 		}
 	}
-	const kind: CloseKind =
-		model === undefined || failed === chunkCount ? "narrative-less" : failed > 0 ? "partial" : "whole";
+	const kind: CloseKind = empty
+		? "whole"
+		: model === undefined || failed === chunkCount
+			? "narrative-less"
+			: failed > 0
+				? "partial"
+				: "whole";
+	if (empty) accepted.push({ type: "narrative-line", data: { span: slice.span, text: EMPTY_SPAN_LINE } });
 	const unlabeled = toLabel.map((u) => u.ref).filter((ref) => kind !== "whole" || !labeled.has(ref));
 	const closed = await step("close", () =>
 		closeSpan({
@@ -304,6 +333,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	return {
 		span: slice.span,
 		mode,
+		spanFrom: prepared === undefined ? "derived" : "preparation",
 		before: state,
 		summary: closed.rendered.text,
 		details: closed.details,
@@ -314,6 +344,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 			commands,
 			errors,
 			values,
+			...spanBounds(slice.ids),
 			chunks: chunkCount,
 			calls: calls.length,
 			...(excused.length === 0 ? {} : { excused }),

@@ -118,6 +118,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 				{
 					branch: event.branchEntries,
 					firstKeptEntryId: event.preparation.firstKeptEntryId,
+					messages: [...event.preparation.messagesToSummarize, ...event.preparation.turnPrefixMessages],
 					cwd: ctx.cwd,
 					signal: event.signal,
 					settings: config,

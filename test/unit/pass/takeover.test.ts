@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Event, UserMessage } from "../../../src/events/index.js";
 import { type AcceptContext, acceptAnswer } from "../../../src/pass/accept.js";
 import type { RawAnswer, RawLabel } from "../../../src/pass/answer.js";
-import { sliceSpan } from "../../../src/pass/span.js";
+import { derivedSpan, sliceSpan } from "../../../src/pass/span.js";
 import { offerOf, standingEvents, takeoverOf } from "../../../src/pass/takeover.js";
 import { exactWords, pickWords } from "../../../src/pass/verify/earlier-words.js";
 import { evolve, foldEntries, initialState, type State } from "../../../src/reducers/index.js";
@@ -22,7 +22,7 @@ function longhaulCompaction(id: string, parentId: string, firstKept: string, eve
 
 function takeoverAt(branch: readonly Raw[], firstKept: string) {
 	const folded = foldEntries(branch);
-	const slice = sliceSpan(folded.branch, firstKept, folded.state);
+	const slice = sliceSpan(folded, derivedSpan(folded.branch, firstKept), folded.state);
 	return { slice, takeover: takeoverOf(folded, slice) };
 }
 

@@ -7,7 +7,7 @@ import type { Event } from "../../../../src/events/event.js";
 import type { World } from "../../../../src/events/world.js";
 import { acceptAnswer } from "../../../../src/pass/accept.js";
 import { ledgerEvents } from "../../../../src/pass/ledger.js";
-import { sliceSpan } from "../../../../src/pass/span.js";
+import { derivedSpan, sliceSpan } from "../../../../src/pass/span.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { evolve, foldEntries, type State } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
@@ -77,7 +77,7 @@ function input(
 		folded.state,
 		[...OLD_STATE, ...prior].map((event) => ({ seq: null, event })),
 	);
-	const slice = sliceSpan(folded.branch, firstKept, before);
+	const slice = sliceSpan(folded, derivedSpan(folded.branch, firstKept), before);
 	const ledger = ledgerEvents(slice.messages, slice.span, before);
 	const after = evolve(
 		before,
