@@ -74,7 +74,7 @@ export function runFactsCli(argv: readonly string[], caps: { readonly root: stri
 	const problems: string[] = [];
 	for (const file of files) {
 		const text = readSessionFile(file);
-		if (E.isLeft(text)) problems.push(`${file} (${transcriptName(file)}): ${text.left}`);
+		if (E.isLeft(text)) problems.push(`${transcriptName(file)}: ${text.left}`);
 		else named.push({ name: transcriptName(file), facts: transcriptFacts(text.right) });
 	}
 	return {

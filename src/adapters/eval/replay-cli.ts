@@ -85,7 +85,7 @@ export async function runReplayCli(
 		const name = pathHash(file);
 		const text = readSessionFile(file);
 		if (E.isLeft(text)) {
-			problems.push(`${file} (${name}): ${text.left}`);
+			problems.push(`${name}: ${text.left}`);
 			continue;
 		}
 		const start = caps.now();

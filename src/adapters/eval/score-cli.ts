@@ -133,7 +133,7 @@ export async function runScoreCli(
 	for (const file of files) {
 		const text = readSessionFile(file);
 		if (E.isLeft(text)) {
-			problems.push(`${file} (${pathHash(file)}): ${text.left}`);
+			problems.push(`${pathHash(file)}: ${text.left}`);
 			continue;
 		}
 		const score = await scoreTranscript(text.right, {
