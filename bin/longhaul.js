@@ -8,7 +8,9 @@ import { build, isFresh, ownTsc, root } from "../scripts/build.js";
 
 const main = join(root, "dist", "src", "adapters", "cli", "main.js");
 const tsc = ownTsc();
-const failed = tsc !== undefined && !isFresh() ? build(tsc) : undefined;
+const stale = tsc !== undefined && !isFresh();
+if (stale) process.stderr.write("longhaul: the sources changed since the last build; building dist/ first (tsc)\n");
+const failed = stale ? build(tsc) : undefined;
 if (failed !== undefined) {
 	process.stderr.write(`longhaul: the build failed (${failed}); fix it or run npm run build\n`);
 	process.exitCode = 2;
