@@ -1,34 +1,40 @@
 import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import type { CliResult } from "../src/adapters/cli/state-cli.js";
 import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
+import { repoRoot } from "../src/adapters/eval/repo-root.js";
 import { foldBench } from "./fold-bench.js";
 import { longSessionBench } from "./long-session-bench.js";
 import { passBench } from "./pass-bench.js";
 import { readerBench } from "./reader-bench.js";
-import { stateBench } from "./state-bench.js";
+import { npmStateBench, stateBench } from "./state-bench.js";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const shared = resolve(root, "../shared/fixtures/transcripts");
+/** `longhaul bench` (`npm run bench`): prints each figure as it is measured; takes no arguments. */
+export async function runBench(argv: readonly string[]): Promise<CliResult> {
+	if (argv.length > 0) return { stdout: "", stderr: "usage: longhaul bench (npm run bench)\n", code: 2 };
+	const root = repoRoot();
+	const shared = resolve(root, "../shared/fixtures/transcripts");
+	process.stdout.write(
+		"Longhaul benchmarks (SPEC 6, 8.6): ratios against baselines measured in this same run, and absolute rates where the spec sets one\n",
+	);
+	foldBench();
+	stateBench(root, resolve(shared, "before-compaction.jsonl"));
+	npmStateBench(root, resolve(shared, "before-compaction.jsonl"));
+	await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
+	await longSessionBench(root);
 
-process.stdout.write(
-	"Longhaul benchmarks (SPEC 6): ratios against baselines measured in this same run, and absolute rates where SPEC 6 sets one\n",
-);
-foldBench();
-stateBench(resolve(shared, "before-compaction.jsonl"));
-await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
-await longSessionBench(root);
-
-const bundled = [
-	resolve(shared, "before-compaction.jsonl"),
-	resolve(shared, "large-session.jsonl"),
-	resolve(root, "test/fixtures/demo/demo.jsonl"),
-];
-const facts = runFactsCli(
-	bundled.filter((path) => existsSync(path)),
-	{ root },
-);
-process.stdout.write(
-	`\nValues reused after a compaction, and how many each compactor's summary kept (npm run facts):\n${facts.stdout}`,
-);
-readerBench(resolve(root, "test/fixtures/reader-corpus"), shared);
+	const bundled = [
+		resolve(shared, "before-compaction.jsonl"),
+		resolve(shared, "large-session.jsonl"),
+		resolve(root, "test/fixtures/demo/demo.jsonl"),
+	];
+	const facts = runFactsCli(
+		bundled.filter((path) => existsSync(path)),
+		{ root },
+	);
+	process.stdout.write(
+		`\nValues reused after a compaction, and how many each compactor's summary kept (npm run facts):\n${facts.stdout}`,
+	);
+	readerBench(resolve(root, "test/fixtures/reader-corpus"), shared);
+	return { stdout: "", stderr: facts.stderr, code: 0 };
+}

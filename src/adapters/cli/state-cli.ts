@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
 import { anomaliesView, sanitize, spansView, stateJson, stateView } from "../../projections/index.js";
 import { foldTranscript, stateAtSpan } from "../../reducers/index.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
+import { readSessionFile } from "./session-file.js";
 
 /** What the state inspector prints, and its exit code. */
 export interface CliResult {
@@ -19,7 +19,7 @@ interface Args {
 	readonly span: number | undefined;
 }
 
-export const USAGE = "usage: npm run state [-- FILE] [--spans | --anomalies | --span N | --json]";
+export const USAGE = "usage: longhaul state [FILE] [--spans | --anomalies | --span N | --json]";
 
 function fail(message: string): CliResult {
 	return { stdout: "", stderr: `${sanitize(message)}\n`, code: 2 };
@@ -54,16 +54,6 @@ export function parseArgs(argv: readonly string[]): E.Either<string, Args> {
 	return E.right({ file, view, span });
 }
 
-function readText(path: string): E.Either<string, string> {
-	return E.tryCatch(
-		() => readFileSync(path, "utf8"),
-		(error) => {
-			const code = error instanceof Error && "code" in error ? String(error.code) : "unreadable";
-			return `cannot read ${path}: ${code}`;
-		},
-	);
-}
-
 /** Runs `state` over argv and the environment; read only, never throws on a transcript. */
 export function runStateCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliResult {
 	const args = parseArgs(argv);
@@ -72,8 +62,8 @@ export function runStateCli(argv: readonly string[], env: NodeJS.ProcessEnv): Cl
 	const dir = agentDir(env);
 	const file = args.right.file ?? newestTranscript(dir);
 	if (file === undefined) return fail(`no transcript given and none found under ${dir}/sessions`);
-	const text = readText(file);
-	if (E.isLeft(text)) return fail(text.left);
+	const text = readSessionFile(file);
+	if (E.isLeft(text)) return fail(`${file}: ${text.left}`);
 	const folded = foldTranscript(text.right);
 	if (view === "spans") return { stdout: spansView(folded), stderr: "", code: 0 };
 	if (view === "anomalies") return { stdout: anomaliesView(folded.state), stderr: "", code: 0 };

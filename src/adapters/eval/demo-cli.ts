@@ -8,7 +8,7 @@ import { replayTranscript } from "./replay.js";
 import { replayReport } from "./replay-report.js";
 
 /** The demo takes no arguments. */
-const DEMO_USAGE = "usage: npm run demo";
+const DEMO_USAGE = "usage: longhaul demo";
 
 /** Said before anything else: what the demo is, and which part of it is faked. */
 const DEMO_HEAD = `Longhaul demo: a session recorded by scripts/make-demo.ts (test/fixtures/demo/demo.jsonl: rules given in passing,

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
 import { sanitize } from "../../projections/sanitize.js";
+import { readSessionFile } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { demoTranscript } from "./demo.js";
 import { type CompactionFacts, totals, transcriptFacts } from "./facts.js";
@@ -10,7 +10,7 @@ import { table } from "./table.js";
 import { VALUE_KINDS } from "./values.js";
 
 /** How facts is called. */
-const FACTS_USAGE = "usage: npm run facts [-- FILE…]";
+const FACTS_USAGE = "usage: longhaul facts [FILE…]";
 
 const COMPACTORS: readonly Compactor[] = ["pi", "longhaul", "other"];
 
@@ -62,13 +62,6 @@ function factsReport(named: readonly Named[]): string {
 	return sanitize(`${FACTS_HEAD}\n\n${byCompactor}\nby kind\n${byKind}\nby compaction\n${each}`);
 }
 
-function readText(path: string): E.Either<string, string> {
-	return E.tryCatch(
-		() => readFileSync(path, "utf8"),
-		(error) => (error instanceof Error && "code" in error ? String(error.code) : "unreadable"),
-	);
-}
-
 /** Runs `facts` over transcript files (read only; names hashed). */
 export function runFactsCli(argv: readonly string[], caps: { readonly root: string }): CliResult {
 	const option = argv.find((arg) => arg.startsWith("-"));
@@ -80,8 +73,8 @@ export function runFactsCli(argv: readonly string[], caps: { readonly root: stri
 	const named: Named[] = [];
 	const problems: string[] = [];
 	for (const file of files) {
-		const text = readText(file);
-		if (E.isLeft(text)) problems.push(`${transcriptName(file)}: cannot read (${text.left})`);
+		const text = readSessionFile(file);
+		if (E.isLeft(text)) problems.push(`${transcriptName(file)}: ${text.left}`);
 		else named.push({ name: transcriptName(file), facts: transcriptFacts(text.right) });
 	}
 	return {

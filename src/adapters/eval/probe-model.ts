@@ -21,13 +21,19 @@ export const NEEDS_ROUTE =
 /** Resolves `provider/id` with pi's own registry and credentials (the agent dir's auth.json and models.json, env keys). */
 export async function resolveRoute(route: string, env: NodeJS.ProcessEnv): Promise<E.Either<string, ProbeModel>> {
 	const slash = route.indexOf("/");
-	if (slash <= 0 || slash === route.length - 1) return E.left(`"${route}" is not provider/id`);
+	if (slash <= 0 || slash === route.length - 1)
+		return E.left(`"${route}" is not provider/id (a model pi knows, e.g. anthropic/claude-sonnet-4-5)`);
 	const provider = route.slice(0, slash);
 	const id = route.slice(slash + 1);
 	const dir = agentDir(env);
 	const registry = ModelRegistry.create(AuthStorage.create(join(dir, "auth.json")), join(dir, "models.json"));
 	const model = registry.find(provider, id);
 	if (model === undefined) return E.left(`pi knows no model ${provider}/${id}`);
+	// pi's own test of a usable model (`getAvailable`): a key in auth.json, the provider's env variable, or models.json.
+	if (!registry.hasConfiguredAuth(model))
+		return E.left(
+			`no credentials for ${provider}: no key in ${join(dir, "auth.json")} or models.json, and no API-key environment variable of ${provider} is set`,
+		);
 	const auth = await registry.getApiKeyAndHeaders(model);
 	if (!auth.ok) return E.left(`no credentials for ${provider}: ${auth.error}`);
 	return E.right({

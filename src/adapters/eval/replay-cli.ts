@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { sanitize } from "../../projections/sanitize.js";
+import { readSessionFile } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
 import { pathHash } from "./path-hash.js";
@@ -10,7 +11,7 @@ import { FAKED, type ReplayRow, replayReport } from "./replay-report.js";
 
 /** How replay is called. */
 const REPLAY_USAGE =
-	"usage: npm run replay [-- FILE…] [--out DIR] [--compactors longhaul|recorded] [--every N] [--keep-recent-tokens N] [--fail-diff]";
+	"usage: longhaul replay [FILE…] [--out DIR] [--compactors longhaul|recorded] [--every N] [--keep-recent-tokens N] [--fail-diff]";
 
 /** With no compaction in a recording, replay makes one after every this many user turns. */
 export const DEFAULT_EVERY = 20;
@@ -65,13 +66,6 @@ function parseReplayArgs(argv: readonly string[]): E.Either<string, ReplayArgs> 
 	return E.right({ files, out, compactors, every, diff, keepRecentTokens });
 }
 
-function readText(path: string): E.Either<string, string> {
-	return E.tryCatch(
-		() => readFileSync(path, "utf8"),
-		(error) => (error instanceof Error && "code" in error ? String(error.code) : "unreadable"),
-	);
-}
-
 /** Runs `replay`: each transcript through a real pi session with Longhaul (read only; counts, hashed names). */
 export async function runReplayCli(
 	argv: readonly string[],
@@ -89,9 +83,9 @@ export async function runReplayCli(
 	const written: string[] = [];
 	for (const file of files) {
 		const name = pathHash(file);
-		const text = readText(file);
+		const text = readSessionFile(file);
 		if (E.isLeft(text)) {
-			problems.push(`${name}: cannot read (${text.left})`);
+			problems.push(`${name}: ${text.left}`);
 			continue;
 		}
 		const start = caps.now();
@@ -111,11 +105,11 @@ export async function runReplayCli(
 	}
 	const keep = keepRecentTokens === undefined ? "pi's default" : String(keepRecentTokens);
 	const mode = `compactions: ${compactors === "longhaul" ? "all by Longhaul" : "as recorded"}; without any, one every ${every} user turns; keepRecentTokens: ${keep}; diff: ${diff}`;
-	const report = rows.length === 0 ? "" : replayReport(rows);
+	const report = replayReport(rows);
 	const wrote = written.length === 0 ? "" : `written to the --out dir: ${written.join(", ")}\n`;
 	const handlerErrors = rows.some((r) => Object.keys(r.counts.handlerErrors).length > 0);
 	return {
-		stdout: sanitize(`${FAKED}\n${mode}\n\n`) + report + sanitize(wrote),
+		stdout: rows.length === 0 ? "" : sanitize(`${FAKED}\n${mode}\n\n`) + report + sanitize(wrote),
 		stderr: problems.length === 0 ? "" : `${sanitize(problems.join("\n"))}\n`,
 		code: problems.length > 0 ? 2 : handlerErrors ? 1 : 0,
 	};

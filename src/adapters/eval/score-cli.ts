@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
 import { sanitize } from "../../projections/sanitize.js";
+import { readSessionFile } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
 import { pathHash } from "./path-hash.js";
@@ -11,7 +11,7 @@ import { type CallUsage, type Contender, ROLES, type Role, scoreTranscript, type
 import { table } from "./table.js";
 
 /** How score is called. */
-const SCORE_USAGE = "usage: npm run score -- --model provider/id [FILE…] [--every N] [--keep-recent-tokens N]";
+const SCORE_USAGE = "usage: longhaul score --model provider/id [FILE…] [--every N] [--keep-recent-tokens N]";
 
 interface ScoreArgs {
 	readonly route: string | undefined;
@@ -124,19 +124,16 @@ export async function runScoreCli(
 	const { route, every } = args.right;
 	if (route === undefined) return { stdout: "", stderr: `${NEEDS_ROUTE}\n${SCORE_USAGE}\n`, code: 2 };
 	const model = await caps.resolve(route);
-	if (E.isLeft(model)) return { stdout: "", stderr: `${sanitize(model.left)}\n${NEEDS_ROUTE}\n`, code: 2 };
+	if (E.isLeft(model)) return { stdout: "", stderr: `${sanitize(model.left)}\n`, code: 2 };
 	const demo = args.right.files.length === 0;
 	const files = demo ? [demoTranscript(caps.root)] : args.right.files;
 	const keepRecentTokens = args.right.keepRecentTokens ?? (demo ? DEMO_KEEP_RECENT_TOKENS : undefined);
 	const scores: { name: string; score: TranscriptScore }[] = [];
 	const problems: string[] = [];
 	for (const file of files) {
-		const text = E.tryCatch(
-			() => readFileSync(file, "utf8"),
-			(error) => (error instanceof Error && "code" in error ? String(error.code) : "unreadable"),
-		);
+		const text = readSessionFile(file);
 		if (E.isLeft(text)) {
-			problems.push(`${pathHash(file)}: cannot read (${text.left})`);
+			problems.push(`${pathHash(file)}: ${text.left}`);
 			continue;
 		}
 		const score = await scoreTranscript(text.right, {

@@ -113,6 +113,6 @@ describe("npm run replay", () => {
 	it("a wrong option is a usage line and exit code 2", async () => {
 		const run = await runReplayCli(["--every", "many"], caps);
 		expect(run.code).toBe(2);
-		expect(run.stderr).toContain("usage: npm run replay");
+		expect(run.stderr).toContain("usage: longhaul replay");
 	});
 });

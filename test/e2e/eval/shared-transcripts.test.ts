@@ -2,14 +2,14 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { runFactsCli } from "../../../src/adapters/eval/facts-cli.js";
 import { runReplayCli } from "../../../src/adapters/eval/replay-cli.js";
-import { copyShared, hasShared, repoRoot, sharedTranscripts } from "../../support/shared.js";
+import { copyShared, describeShared, repoRoot, sharedTranscripts } from "../../support/shared.js";
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
-describe.skipIf(!hasShared)("replay and facts on the real transcripts in ../shared", () => {
+describeShared("replay and facts on the real transcripts in ../shared", () => {
 	it("replays both v1 files with zero handler errors and no fallback, leaving their bytes unchanged", async () => {
 		const files = readdirSync(sharedTranscripts)
 			.filter((name) => name.endsWith(".jsonl"))

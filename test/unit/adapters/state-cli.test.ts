@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runStateCli } from "../../../src/adapters/cli/state-cli.js";
 import { isTerminalSafe } from "../../../src/projections/index.js";
-import { copyShared, hasShared } from "../../support/shared.js";
+import { copyShared, describeShared } from "../../support/shared.js";
 import { place, transcriptText } from "../../support/transcript.js";
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
@@ -22,7 +22,7 @@ describe("state CLI", () => {
 		const result = runStateCli(["/nonexistent/x.jsonl"], {});
 		expect(result.code).toBe(2);
 		expect(result.stdout).toBe("");
-		expect(result.stderr).toBe("cannot read /nonexistent/x.jsonl: ENOENT\n");
+		expect(result.stderr).toBe("/nonexistent/x.jsonl: cannot read (ENOENT)\n");
 	});
 
 	it("an unknown option or a bad span number is a usage error with exit code 2", () => {
@@ -114,7 +114,7 @@ describe("state CLI", () => {
 	});
 });
 
-describe.skipIf(!hasShared)("state CLI on the real transcripts", () => {
+describeShared("state CLI on the real transcripts", () => {
 	for (const name of ["before-compaction.jsonl", "large-session.jsonl"]) {
 		it(`${name}: folds, leaves the bytes unchanged, and prints the same bytes every run`, () => {
 			const path = copyShared(name);

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { branchOf, type Event, type EventOf, messageOf, readTranscript } from ".
 import { ledgerEvents } from "../../../src/pass/ledger.js";
 import { VALUES_PER_SPAN } from "../../../src/pass/values.js";
 import { initialState } from "../../../src/reducers/index.js";
+import { describeShared } from "../../support/shared.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const fixtures = path.join(path.resolve(repoRoot, "../shared"), "fixtures/transcripts");
@@ -74,7 +75,7 @@ function loaded(name: string): ReturnType<typeof load> {
 	return fresh;
 }
 
-describe.skipIf(!existsSync(fixtures))("the ledger over real pi transcripts, as one span", () => {
+describeShared("the ledger over real pi transcripts, as one span", () => {
 	for (const name of names) {
 		describe(name, () => {
 			it("reads every message line of the file on the branch", () => {

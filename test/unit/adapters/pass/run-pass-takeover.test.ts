@@ -7,7 +7,7 @@ import { branchOf, decodeEvent, readTranscript, userMessages, type World } from 
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
-import { copyShared, hasShared } from "../../../support/shared.js";
+import { copyShared, describeShared } from "../../../support/shared.js";
 
 const world: World = { taken: false, reason: "not a git repository" };
 const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
@@ -424,7 +424,7 @@ describe("runPass taking over a session that already has a state", () => {
 	});
 });
 
-describe.skipIf(!hasShared)("runPass on a real session pi compacted twice (before-compaction.jsonl)", () => {
+describeShared("runPass on a real session pi compacted twice (before-compaction.jsonl)", () => {
 	/**
 	 * The user's messages before the span (u1–u24, the two spans pi summarized), read one by one. Three hold a rule
 	 * word, and the seed's reader keeps all three:

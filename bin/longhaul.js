@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `longhaul <command>`: runs the compiled command line in dist/. In a clone (its own TypeScript installed), it
+// first builds when the sources changed since the last build, so it never runs stale code; `npm ci` builds once.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { build, isFresh, ownTsc, root } from "../scripts/build.js";
+
+const main = join(root, "dist", "src", "adapters", "cli", "main.js");
+const tsc = ownTsc();
+const stale = tsc !== undefined && !isFresh();
+if (stale) process.stderr.write("longhaul: the sources changed since the last build; building dist/ first (tsc)\n");
+const failed = stale ? build(tsc) : undefined;
+if (failed !== undefined) {
+	process.stderr.write(`longhaul: the build failed (${failed}); fix it or run npm run build\n`);
+	process.exitCode = 2;
+} else if (!existsSync(main)) {
+	process.stderr.write(
+		"longhaul: this copy has no build (dist/): the longhaul command runs from a clone after npm ci, or from npm install -g longhaul\n",
+	);
+	process.exitCode = 2;
+} else {
+	const { runLonghaul } = await import(pathToFileURL(main).href);
+	process.exitCode = await runLonghaul(process.argv.slice(2));
+}
