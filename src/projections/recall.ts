@@ -2,6 +2,7 @@ import type { LocatedSpanRecord } from "../events/branch-events.js";
 import type { SpanRecord } from "../events/entries.js";
 import type { UserMessage } from "../events/messages.js";
 import type { State } from "../reducers/state.js";
+import { commandsById, errorOrigin } from "./command-text.js";
 
 /** What `longhaul_recall` can look up: the state, the span records and the branch's user messages. */
 export interface RecallSources {
@@ -47,8 +48,7 @@ function ledgerDetail(ref: string, sources: RecallSources): string | undefined {
 	const error = sources.state.errors.find((e) => e.id === ref);
 	if (error === undefined) return undefined;
 	const status = error.fixedBy === null ? "open" : `fixed by ${error.fixedBy}`;
-	const from = error.command === null ? "" : `, from ${error.command}`;
-	return `${error.id} (${error.tool}, span ${error.span}${from}, ${status}):\n${error.head}`;
+	return `${error.id} (${errorOrigin(error, commandsById(sources.state))}, span ${error.span}, ${status}):\n${error.head}`;
 }
 
 function findingDetail(ref: string, state: State): string | undefined {
