@@ -7,9 +7,20 @@ function isHighSurrogate(code: number): boolean {
 	return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** A command's text on one line, cut to `COMMAND_CHARS` with "…" where it is longer, never half a surrogate pair. */
+/** A leading `cd DIR &&` (or `;`): where a command ran says less about its value or error than what it ran. */
+const LEADING_CD = /^cd\s+(?:"[^"]*"|'[^']*'|[^\s;&|]+)\s*(?:&&|;)\s*/;
+
+/**
+ * A command's text on one line, a leading `cd DIR &&` left out, cut to `COMMAND_CHARS` with "…" where it is
+ * longer, never half a surrogate pair. The whole text stays in the ledger (`longhaul_recall` of its C<n>).
+ */
 export function cutCommand(text: string): string {
-	const line = text.replace(/\s+/g, " ").trim();
+	let line = text.replace(/\s+/g, " ").trim();
+	let rest = line.replace(LEADING_CD, "");
+	while (rest !== line && rest !== "") {
+		line = rest;
+		rest = line.replace(LEADING_CD, "");
+	}
 	if (line.length <= COMMAND_CHARS) return line;
 	const end = isHighSurrogate(line.charCodeAt(COMMAND_CHARS - 2)) ? COMMAND_CHARS - 2 : COMMAND_CHARS - 1;
 	return `${line.slice(0, end)}…`;

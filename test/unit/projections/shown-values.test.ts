@@ -112,6 +112,9 @@ describe("values as the state shows them", () => {
 		expect(cut.endsWith("…")).toBe(true);
 		expect(cut).not.toContain("\n");
 		expect(cutCommand("git  status\n")).toBe("git status");
+		expect(cutCommand("cd /Users/me/pi-mono && git log --oneline -3")).toBe("git log --oneline -3");
+		expect(cutCommand("cd 'my dir'; cd sub && npm test")).toBe("npm test");
+		expect(cutCommand("cd packages/tui")).toBe("cd packages/tui");
 		expect(cutCommand(`${"a".repeat(COMMAND_CHARS - 2)}😀tail`)).toBe(`${"a".repeat(COMMAND_CHARS - 2)}…`);
 	});
 
