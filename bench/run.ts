@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
 import { foldBench } from "./fold-bench.js";
 import { passBench } from "./pass-bench.js";
+import { recallBench } from "./recall-bench.js";
 import { stateBench } from "./state-bench.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -15,6 +16,7 @@ process.stdout.write(
 foldBench();
 stateBench(resolve(shared, "before-compaction.jsonl"));
 await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
+recallBench(resolve(shared, "before-compaction.jsonl"));
 
 const bundled = [
 	resolve(shared, "before-compaction.jsonl"),
