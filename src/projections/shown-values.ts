@@ -21,6 +21,8 @@ const SINGLE_RUN: ReadonlySet<string> = new Set(["duration", "count"]);
 const RUNS_GIT = /(?:^|[\s;&|(])git\s/;
 
 const fromCommand = (v: { readonly source: string }): boolean => v.source.startsWith("C");
+/** What makes two values the same one: `v0.14.2` and `0.14.2` are one version. */
+const identity = (value: string): string => value.replace(/^v(?=\d+\.\d)/, "");
 
 /** The value with its kind and command text; undefined for a single run's timing or count that code read. */
 function shown(v: Value, commands: ReturnType<typeof commandsById>): (ShownValue & { full: string }) | undefined {
@@ -34,7 +36,8 @@ function shown(v: Value, commands: ReturnType<typeof commandsById>): (ShownValue
 }
 
 /**
- * The values worth their lines, newest first (SPEC 8.5): no value twice (its newest showing is kept); a later value
+ * The values worth their lines, newest first (SPEC 8.5): no value twice (its newest showing is kept, and a version
+ * with a leading `v` is the same as one without); a later value
  * of the same kind from the same command text (or the same name from the model) replaces the earlier; timings and
  * counts code read from a single run are left out (the model may still name one); at most `SHOWN_VALUES`. A
  * projection: the stored events keep every value.
@@ -48,12 +51,12 @@ export function shownValues(state: State): ShownValue[] {
 	for (let i = state.values.length - 1; i >= 0 && out.length < SHOWN_VALUES; i--) {
 		const v = state.values[i];
 		const s = v === undefined ? undefined : shown(v, commands);
-		if (s === undefined || seen.has(s.value)) continue;
+		if (s === undefined || seen.has(identity(s.value))) continue;
 		const group = `${fromCommand(s) ? "C" : "u"}\u0000${s.kind}\u0000${s.full}`;
 		const holder = newest.get(group);
 		if (holder !== undefined && holder !== s.source) continue;
 		newest.set(group, s.source);
-		seen.add(s.value);
+		seen.add(identity(s.value));
 		out.push({ kind: s.kind, value: s.value, source: s.source, command: s.command });
 	}
 	return out;

@@ -194,7 +194,7 @@ export const crowdedValueEvents: fc.Arbitrary<Event[]> = fc.array(
 				type: fc.constant("value-recorded" as const),
 				data: fc.record({
 					name: fc.constantFrom("hash", "version", "port", "duration", "count", "dev server port"),
-					value: fc.constantFrom("1507f8b", "0.14.2", "5173", "3ms", "49 errors", "v1", "v2"),
+					value: fc.constantFrom("1507f8b", "0.14.2", "v0.14.2", "5173", "3ms", "49 errors", "v1", "v2"),
 					source: fc.oneof(
 						n(8).map((i) => `C${i}`),
 						n(3).map((i) => `u${i}`),

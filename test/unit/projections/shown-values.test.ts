@@ -54,6 +54,18 @@ describe("values as the state shows them", () => {
 		expect(shownValues(state).map((v) => [v.value, v.source])).toEqual([["934c2bc", "u9"]]);
 	});
 
+	it("count a version with a leading v as the same value as one without", () => {
+		const state = given(
+			command("C88", "npm run check"),
+			command("C89", "git tag --list"),
+			value("version", "0.14.2", "C88"),
+			value("version", "v0.14.2", "C89"),
+			value("version", "v2", "C89"),
+			value("version", "2", "C89"),
+		);
+		expect(shownValues(state).map((v) => v.value)).toEqual(["2", "v2", "v0.14.2"]);
+	});
+
 	it("a later value of the same kind from the same command text replaces the earlier; other commands keep theirs", () => {
 		const state = given(
 			command("C1", "git rev-parse HEAD"),
