@@ -7,6 +7,7 @@ import { foldBench } from "./fold-bench.js";
 import { longSessionBench } from "./long-session-bench.js";
 import { passBench } from "./pass-bench.js";
 import { readerBench } from "./reader-bench.js";
+import { recallBench } from "./recall-bench.js";
 import { npmStateBench, stateBench } from "./state-bench.js";
 
 /** `longhaul bench` (`npm run bench`): prints each figure as it is measured; takes no arguments. */
@@ -22,6 +23,7 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	npmStateBench(root, resolve(shared, "before-compaction.jsonl"));
 	await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
 	await longSessionBench(root);
+	recallBench(resolve(shared, "before-compaction.jsonl"));
 
 	const bundled = [
 		resolve(shared, "before-compaction.jsonl"),

@@ -4,6 +4,7 @@ import type { Event } from "../events/event.js";
 import { idNumber } from "../events/ids.js";
 import type { Message, ToolCall } from "../events/messages.js";
 import type { State } from "../reducers/state.js";
+import { exitIsAnswer } from "./exits.js";
 import { callsThatRan, fileEvents } from "./files.js";
 import { type CommandOutput, valueEvents } from "./values.js";
 
@@ -184,8 +185,10 @@ function recordRun(book: Book, run: Run, known: string | undefined): string {
 		book.events.push({ type: "command-recorded", data: { id, command, exitCode, span: book.span, toolCallId, by } });
 	}
 	book.outputs.push({ id, output: run.output });
-	if (run.failed || (run.exitCode !== null && run.exitCode !== 0)) recordRunError(book, id, run);
-	else if (run.exitCode === 0) fixEarlier(book, id, run.command);
+	// grep finding nothing, diff finding a difference: the run answered, so it is no error and fixes like a success.
+	const answered = exitIsAnswer(run.command, run.exitCode);
+	if (!answered && (run.failed || (run.exitCode !== null && run.exitCode !== 0))) recordRunError(book, id, run);
+	else if (answered || run.exitCode === 0) fixEarlier(book, id, run.command);
 	return id;
 }
 

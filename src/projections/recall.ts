@@ -1,13 +1,59 @@
 import type { LocatedSpanRecord } from "../events/branch-events.js";
 import type { SpanRecord } from "../events/entries.js";
-import type { UserMessage } from "../events/messages.js";
-import type { State } from "../reducers/state.js";
+import { messageOf, userMessages } from "../events/messages.js";
+import type { Entry } from "../events/transcript.js";
+import type { Command, State } from "../reducers/state.js";
+import { commandsById, errorOrigin } from "./command-text.js";
+import { sanitize } from "./sanitize.js";
 
-/** What `longhaul_recall` can look up: the state, the span records and the branch's user messages. */
+/** What `longhaul_recall` can look up: the state, the span records and the branch they were folded from. */
 export interface RecallSources {
 	readonly state: State;
 	readonly spanRecords: readonly LocatedSpanRecord[];
-	readonly users: readonly UserMessage[];
+	readonly branch: readonly Entry[];
+}
+
+/** How much of a command's output recall returns: its head and its tail, the middle left out. */
+export const OUTPUT_HEAD_CHARS = 3000;
+export const OUTPUT_TAIL_CHARS = 1000;
+
+const isHighSurrogate = (text: string, at: number): boolean => /[\ud800-\udbff]/.test(text.charAt(at));
+const isLowSurrogate = (text: string, at: number): boolean => /[\udc00-\udfff]/.test(text.charAt(at));
+
+/** A long text as its head and tail with what was left out counted, never half a surrogate pair. */
+export function headAndTail(text: string, head: number, tail: number): string {
+	if (text.length <= head + tail) return text;
+	const headEnd = isHighSurrogate(text, head - 1) ? head - 1 : head;
+	const tailStart = isLowSurrogate(text, text.length - tail) ? text.length - tail + 1 : text.length - tail;
+	const left = tailStart - headEnd;
+	return `${text.slice(0, headEnd)}\n… ${left} characters left out …\n${text.slice(tailStart)}`;
+}
+
+/**
+ * What a command printed, from the transcript's own entries: the result of its tool call, or for a user's `!` run
+ * the run with the same text at the same place among the branch's runs of that text (as the ledger numbered them).
+ */
+export function printedBy(command: Command, sources: RecallSources): string | undefined {
+	const messages = sources.branch.flatMap((entry) => {
+		const message = messageOf(entry);
+		return message === undefined ? [] : [message];
+	});
+	if (command.toolCallId !== null) {
+		for (const m of messages) if (m.role === "toolResult" && m.toolCallId === command.toolCallId) return m.text;
+		return undefined;
+	}
+	const place = sources.state.commands
+		.filter((c) => c.toolCallId === null && c.command === command.command)
+		.findIndex((c) => c.id === command.id);
+	const runs = messages.flatMap((m) => (m.role === "bashExecution" && m.command === command.command ? [m.output] : []));
+	return runs[place];
+}
+
+function printedLines(command: Command, sources: RecallSources): string {
+	const output = printedBy(command, sources);
+	if (output === undefined) return "printed: (its output is not on this branch)";
+	if (output.trim() === "") return "printed: (nothing)";
+	return `printed (${output.length} characters):\n${headAndTail(output, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS)}`;
 }
 
 function spanDetail(record: SpanRecord, state: State): string {
@@ -42,13 +88,15 @@ function ruleDetail(ref: string, sources: RecallSources): string | undefined {
 
 function ledgerDetail(ref: string, sources: RecallSources): string | undefined {
 	const command = sources.state.commands.find((c) => c.id === ref);
-	if (command !== undefined)
-		return `${command.id} (span ${command.span}, ${command.by === "user" ? "the user's own run" : "bash tool"}) exit ${command.exitCode ?? "unknown"}:\n${command.command}`;
+	if (command !== undefined) {
+		const by = command.by === "user" ? "the user's own run" : "bash tool";
+		const head = `${command.id} (span ${command.span}, ${by}) exit ${command.exitCode ?? "unknown"}:`;
+		return [head, command.command, printedLines(command, sources)].join("\n");
+	}
 	const error = sources.state.errors.find((e) => e.id === ref);
 	if (error === undefined) return undefined;
 	const status = error.fixedBy === null ? "open" : `fixed by ${error.fixedBy}`;
-	const from = error.command === null ? "" : `, from ${error.command}`;
-	return `${error.id} (${error.tool}, span ${error.span}${from}, ${status}):\n${error.head}`;
+	return `${error.id} (${errorOrigin(error, commandsById(sources.state))}, span ${error.span}, ${status}):\n${error.head}`;
 }
 
 function findingDetail(ref: string, state: State): string | undefined {
@@ -59,8 +107,15 @@ function findingDetail(ref: string, state: State): string | undefined {
 	return note === undefined ? undefined : `${note.id}: ${note.text}`;
 }
 
-/** The detail behind a ref (a span number, `R`, `u`, `C`, `E`, `D`, `X` or `N` id), or why there is none. Read-only. */
+/**
+ * The detail behind a ref (a span number, `R`, `u`, `C`, `E`, `D`, `X` or `N` id), or why there is none; for a
+ * command, what it printed. Read-only; terminal-safe.
+ */
 export function recall(ref: string, sources: RecallSources): string {
+	return sanitize(detail(ref, sources));
+}
+
+function detail(ref: string, sources: RecallSources): string {
 	const wanted = ref.trim();
 	if (/^[1-9][0-9]{0,8}$/.test(wanted)) {
 		const record = sources.spanRecords.find((r) => r.record.span === Number(wanted));
@@ -83,7 +138,7 @@ export function recall(ref: string, sources: RecallSources): string {
 }
 
 function userDetail(ref: string, sources: RecallSources): string | undefined {
-	const message = sources.users.find((u) => u.ref === ref);
+	const message = userMessages(sources.branch).find((u) => u.ref === ref);
 	if (message === undefined) return undefined;
 	const labels = labelsOf(ref, sources.spanRecords);
 	return [`${ref}${labels.length > 0 ? ` (${labels.join("; ")})` : ""}:`, message.text].join("\n");

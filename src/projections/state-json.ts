@@ -1,5 +1,6 @@
 import type { State } from "../reducers/state.js";
 import { safeJson } from "./sanitize.js";
+import { shownValues } from "./shown-values.js";
 
 /** The state as the JSON object of SPEC 3.4, keys in a fixed order. */
 export function stateObject(state: State): Record<string, unknown> {
@@ -12,7 +13,7 @@ export function stateObject(state: State): Record<string, unknown> {
 		decisions: state.decisions.map((d) => ({ id: d.id, text: d.text, evidence: [...d.evidence] })),
 		deadEnds: state.deadEnds.map((d) => ({ id: d.id, text: d.text, evidence: [...d.evidence] })),
 		notes: state.notes.map((n) => ({ id: n.id, text: n.text })),
-		values: state.values.map((v) => ({ name: v.name, value: v.value, source: v.source })),
+		values: shownValues(state).map((v) => ({ kind: v.kind, value: v.value, source: v.source, command: v.command })),
 		openErrors: state.errors
 			.filter((e) => e.fixedBy === null)
 			.map((e) => ({ id: e.id, tool: e.tool, head: e.head, span: e.span, command: e.command })),

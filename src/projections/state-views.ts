@@ -1,6 +1,7 @@
 import type { Event } from "../events/event.js";
 import type { Folded } from "../reducers/fold.js";
 import type { State } from "../reducers/state.js";
+import { commandsById, errorOrigin } from "./command-text.js";
 import { sanitize } from "./sanitize.js";
 import { renderSummary } from "./summary.js";
 
@@ -47,6 +48,7 @@ function eventLine(event: Event): string {
 /** `--spans`: every span with its entry, events, commands, errors and narrative. */
 export function spansView(folded: Folded): string {
 	const { state, events } = folded;
+	const commands = commandsById(state);
 	const out: string[] = [];
 	for (const close of state.closes) {
 		const closing = events.find((l) => l.event.type === "span-closed" && l.event.data.span === close.span);
@@ -68,7 +70,9 @@ export function spansView(folded: Folded): string {
 		for (const c of state.commands.filter((c) => c.span === close.span))
 			out.push(`  ${c.id} [exit ${c.exitCode ?? "?"}] ${c.command}`);
 		for (const e of state.errors.filter((e) => e.span === close.span))
-			out.push(`  ${e.id} ${e.fixedBy === null ? "open" : `fixed by ${e.fixedBy}`} (${e.tool}): ${e.head}`);
+			out.push(
+				`  ${e.id} ${e.fixedBy === null ? "open" : `fixed by ${e.fixedBy}`} (${errorOrigin(e, commands)}): ${e.head}`,
+			);
 		if (close.unlabeled.length > 0) out.push(`  unlabeled: ${close.unlabeled.join(", ")}`);
 		out.push(`  narrative: ${narrative}`);
 	}

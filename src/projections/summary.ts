@@ -1,10 +1,12 @@
 import type { World } from "../events/world.js";
-import type { Finding, LedgerError, State } from "../reducers/state.js";
+import type { Command, Finding, LedgerError, State } from "../reducers/state.js";
+import { commandsById, errorOrigin } from "./command-text.js";
+import { type ShownValue, shownValues } from "./shown-values.js";
 
 /** The rendered summary's default cap, in characters (SPEC 3.6 `summaryChars`). */
 export const DEFAULT_SUMMARY_CHARS = 12_000;
 
-/** What the cap cut: the oldest work-log lines first, then the oldest values; rules, Now and open errors never. */
+/** What the cap cut: the oldest work-log lines first, then the oldest shown values; rules, Now and open errors never. */
 export interface CapFit {
 	readonly limit: number;
 	readonly chars: number;
@@ -55,9 +57,14 @@ function findingLine(f: Finding): string {
 	return f.evidence.length === 0 ? `- ${f.id}: ${text}` : `- ${f.id}: ${text} (${f.evidence.join(", ")})`;
 }
 
-function errorLine(e: LedgerError): string {
-	const from = e.command === null ? oneLine(e.tool) : `${oneLine(e.tool)} ${e.command}`;
-	return `- ${e.id} (${from}, span ${e.span}): ${oneLine(e.head)}`;
+function errorLine(e: LedgerError, commands: ReadonlyMap<string, Command>): string {
+	return `- ${e.id} (${errorOrigin(e, commands)}, span ${e.span}): ${oneLine(e.head)}`;
+}
+
+/** `commit 1507f8b (git log --oneline -3, C3)`; a value the model named shows its turn. */
+function valueLine(v: ShownValue): string {
+	const from = v.command === null ? v.source : `${v.command}, ${v.source}`;
+	return `- ${oneLine(v.kind)} ${oneLine(v.value)} (${from})`;
 }
 
 function worldLines(world: World | null): string[] {
@@ -77,7 +84,13 @@ function fileLines(state: State): string[] {
 	return lines;
 }
 
-function render(state: State, workLogDropped: number, valuesDropped: number): string {
+/** What the render needs beyond the state, computed once per summary. */
+interface Shown {
+	readonly values: readonly ShownValue[];
+	readonly commands: ReadonlyMap<string, Command>;
+}
+
+function render(state: State, shown: Shown, workLogDropped: number, valuesDropped: number): string {
 	const open = state.errors.filter((e) => e.fixedBy === null);
 	const sections = [
 		"# Session state (Longhaul)\nRules are the user's own words, quoted verbatim. Ids (C, E) point into the ledger.",
@@ -88,11 +101,11 @@ function render(state: State, workLogDropped: number, valuesDropped: number): st
 		),
 		section("Decisions", state.decisions.map(findingLine)),
 		section("Dead ends", state.deadEnds.map(findingLine)),
-		section("Open errors", open.map(errorLine)),
 		section(
-			"Values",
-			state.values.slice(valuesDropped).map((v) => `- ${oneLine(v.name)}: ${oneLine(v.value)} (${v.source})`),
+			"Open errors",
+			open.map((e) => errorLine(e, shown.commands)),
 		),
+		section("Values", shown.values.slice(0, shown.values.length - valuesDropped).map(valueLine)),
 		section(
 			"Notes",
 			state.notes.map((n) => `- ${n.id}: ${oneLine(n.text)}`),
@@ -123,12 +136,13 @@ function leastFitting(max: number, fits: (count: number) => boolean): number {
 /** The state as the Markdown summary pi stores, cut to `limit` characters where it can be; same state, same bytes. */
 export function renderSummary(state: State, limit: number = DEFAULT_SUMMARY_CHARS): Rendered {
 	const within = (text: string) => text.length <= limit;
-	const work = leastFitting(state.workLog.length, (n) => within(render(state, n, 0)));
+	const shown: Shown = { values: shownValues(state), commands: commandsById(state) };
+	const work = leastFitting(state.workLog.length, (n) => within(render(state, shown, n, 0)));
 	const values =
-		work < state.workLog.length || within(render(state, work, 0))
+		work < state.workLog.length || within(render(state, shown, work, 0))
 			? 0
-			: leastFitting(state.values.length, (n) => within(render(state, work, n)));
-	const text = render(state, work, values);
+			: leastFitting(shown.values.length, (n) => within(render(state, shown, work, n)));
+	const text = render(state, shown, work, values);
 	return {
 		text,
 		capFit: { limit, chars: text.length, workLogDropped: work, valuesDropped: values, fits: within(text) },

@@ -225,3 +225,42 @@ export const sessionSteps: fc.Arbitrary<SessionStep[]> = fc.array(
 
 /** The `keepRecentTokens` of a session's last compaction. */
 export const keepRecentTokens = keep;
+
+/**
+ * Events that crowd the values: few value strings, kinds and command texts, so the same value, kind and text keep
+ * coming back from different commands and turns, among any other stored events.
+ */
+export const crowdedValueEvents: fc.Arbitrary<Event[]> = fc.array(
+	fc.oneof(
+		{
+			arbitrary: fc.record({
+				type: fc.constant("value-recorded" as const),
+				data: fc.record({
+					name: fc.constantFrom("hash", "version", "port", "duration", "count", "dev server port"),
+					value: fc.constantFrom("1507f8b", "0.14.2", "v0.14.2", "5173", "3ms", "49 errors", "v1", "v2"),
+					source: fc.oneof(
+						n(8).map((i) => `C${i}`),
+						n(3).map((i) => `u${i}`),
+					),
+				}),
+			}),
+			weight: 4,
+		},
+		{
+			arbitrary: fc.record({
+				type: fc.constant("command-recorded" as const),
+				data: fc.record({
+					id: n(8).map((i) => `C${i}`),
+					command: fc.oneof(fc.constantFrom("git log --oneline -3", "npm test", "node --version"), hostileText),
+					exitCode: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
+					span: n(3),
+					toolCallId: fc.constant(null),
+					by: fc.constant("tool" as const),
+				}),
+			}),
+			weight: 2,
+		},
+		{ arbitrary: storedEvent, weight: 2 },
+	),
+	{ maxLength: 60 },
+);

@@ -2,9 +2,14 @@ import { Type } from "@mariozechner/pi-ai";
 import { defineTool, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { EVENT_ENTRY_TYPE, STATE_FORMAT } from "../../events/entries.js";
 import { type Event, encodeEvent } from "../../events/event.js";
-import { userMessages } from "../../events/messages.js";
 import { recall } from "../../projections/recall.js";
 import { foldEntries } from "../../reducers/fold.js";
+import { compactedPassages } from "../recall/passages.js";
+import { searchPassages } from "../recall/search.js";
+
+/** What `longhaul_recall` answers when given both of ref and query, or neither. */
+export const ONE_OF =
+	"Give longhaul_recall exactly one of ref (an id such as C7 or R3, or a span number) or query (words to search the compacted history).";
 
 /** The longest note `longhaul_remember` keeps; a longer one is refused, not cut, so nothing is half-kept. */
 export const MAX_NOTE_CHARS = 1000;
@@ -52,17 +57,26 @@ export function registerTools(pi: ExtensionAPI): void {
 			name: "longhaul_recall",
 			label: "Recall",
 			description:
-				"Read, without changing anything, the detail behind a ref in the compacted state: a span number, or an id " +
-				"R<n> (rule), u<n> (user message), C<n> (command), E<n> (error), D<n>, X<n>, N<n>.",
-			promptSnippet: "longhaul_recall: read the detail behind a ref of the compacted state (R3, u12, C7, E2, span 4)",
+				"Read, without changing anything, what was compacted out of your context. With ref: the detail behind a " +
+				"span number or an id of the compacted state, R<n> (rule), u<n> (user message), C<n> (command, with what it " +
+				"printed), E<n> (error), D<n>, X<n>, N<n>. With query: a ranked search of the compacted user and assistant " +
+				"messages and tool outputs, each result named by its C<n> or by its span and u<n>. Give exactly one of ref and query.",
+			promptSnippet:
+				"longhaul_recall: read what compaction removed, by ref (C7 with its output, R3, u12, E2, span 4) or by a search query",
 			promptGuidelines: [
-				"Use longhaul_recall when the compacted state cites an id (R, u, C, E, D, X, N) or a span and you need its detail.",
+				"Use longhaul_recall with ref when the compacted state cites an id (R, u, C, E, D, X, N) or a span and you need its detail; ref C<n> also returns what that command printed.",
+				"Use longhaul_recall with query when you need something from before the compaction that the summary does not show (an output line, an error message, a path, a value, what the user said); then recall a result's C<n> or u<n> for the whole of it.",
 			],
-			parameters: Type.Object({ ref: Type.String({ description: "A span number or an id such as R3, u12, C7" }) }),
+			parameters: Type.Object({
+				ref: Type.Optional(Type.String({ description: "A span number or an id such as R3, u12, C7" })),
+				query: Type.Optional(Type.String({ description: "Words to search the compacted history for" })),
+			}),
 			async execute(_id, params, _signal, _update, ctx) {
+				const ref = params.ref?.trim() ?? "";
+				const query = params.query?.trim() ?? "";
+				if ((ref === "") === (query === "")) return text(ONE_OF);
 				const folded = branchOf(ctx);
-				const users = userMessages(folded.branch);
-				return text(recall(params.ref, { state: folded.state, spanRecords: folded.spanRecords, users }));
+				return text(ref !== "" ? recall(ref, folded) : searchPassages(query, compactedPassages(folded)));
 			},
 		}),
 	);

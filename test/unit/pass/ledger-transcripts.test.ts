@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { branchOf, type Event, type EventOf, messageOf, readTranscript } from "../../../src/events/index.js";
+import { exitIsAnswer } from "../../../src/pass/exits.js";
 import { ledgerEvents } from "../../../src/pass/ledger.js";
 import { VALUES_PER_SPAN } from "../../../src/pass/values.js";
 import { initialState } from "../../../src/reducers/index.js";
@@ -91,9 +92,16 @@ describeShared("the ledger over real pi transcripts, as one span", () => {
 				expect(commands.map((c) => c.id)).toEqual(commands.map((_, i) => `C${i + 1}`));
 			});
 
-			it("records one error per failed tool result, failed user run and model error", () => {
+			it("records one error per failed tool result, failed user run and model error, but exits that answer", () => {
 				const { raws, errors } = loaded(name);
-				const failedResults = raws.filter((r) => r.role === "toolResult" && r.isError === true).length;
+				const commandOf = new Map(
+					ranCalls(raws, ["bash"]).map((b) => [String(b.id), String(record(b.arguments).command)]),
+				);
+				const answered = (r: Raw): boolean => {
+					const code = /Command exited with code (\d+)\s*$/.exec(rawText(r))?.[1];
+					return exitIsAnswer(commandOf.get(String(r.toolCallId)) ?? "", code === undefined ? null : Number(code));
+				};
+				const failedResults = raws.filter((r) => r.role === "toolResult" && r.isError === true && !answered(r)).length;
 				const failedRuns = raws.filter(
 					(r) =>
 						r.role === "bashExecution" && r.cancelled !== true && typeof r.exitCode === "number" && r.exitCode !== 0,

@@ -151,7 +151,7 @@ describe("errors", () => {
 	});
 
 	it("records a non-zero exit from details as an error even when the result is not marked failed", () => {
-		const events = read([assistant([bash("t1", "grep x")]), result("t1", "", false, { exitCode: 1 })]);
+		const events = read([assistant([bash("t1", "make")]), result("t1", "", false, { exitCode: 1 })]);
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "exit code 1", span: 1, command: "C1" },
 		]);
@@ -179,6 +179,28 @@ describe("errors", () => {
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "make: *** [all] Error 2", span: 1, command: "C1" },
 		]);
+	});
+
+	it("records no error for a grep that found nothing or a diff that found a difference (exit 1)", () => {
+		const events = read([
+			assistant([bash("t1", 'grep -n "invalidate" src/text.ts')]),
+			result("t1", "Command exited with code 1", true),
+			assistant([bash("t2", "cd pkg && diff a.txt b.txt")]),
+			result("t2", "1c1\n< a\n---\n> b\n\nCommand exited with code 1", true),
+			userRun("test -f dist/index.js", 1),
+		]);
+		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1, 1, 1]);
+		expect(ofType(events, "error-recorded")).toEqual([]);
+	});
+
+	it("still records grep's exit 2 (a missing file), and exit 1 where the chain ends in another command", () => {
+		const events = read([
+			assistant([bash("t1", "grep x missing.ts")]),
+			result("t1", "grep: missing.ts: No such file or directory\n\nCommand exited with code 2", true),
+			assistant([bash("t2", "grep -q x f && npm test")]),
+			result("t2", "Command exited with code 1", true),
+		]);
+		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
 	});
 
 	it("keeps the first HEAD_CHARS characters of the text as the head, trimmed, never half a surrogate pair", () => {
@@ -236,6 +258,15 @@ describe("fixes", () => {
 		const prior = apply(initialState, read([...fail("t1", "npm test"), ...pass("t2", "npm test")], 1));
 		const events = read(pass("t3", "npm test"), 2, prior);
 		expect(ofType(events, "error-fixed")).toEqual([]);
+	});
+
+	it("a grep that found nothing fixes the error an earlier run of the same text raised (it ran)", () => {
+		const events = read([
+			assistant([bash("t1", "grep x f.ts")]),
+			result("t1", "grep: f.ts: No such file or directory\n\nCommand exited with code 2", true),
+			...fail("t2", "grep x f.ts"),
+		]);
+		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 	});
 
 	it("a command with an unknown exit code fixes nothing", () => {

@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import { compactedPassages } from "../../../../src/adapters/recall/passages.js";
+import { MAX_RESULTS, searchPassages } from "../../../../src/adapters/recall/search.js";
+import type { Event } from "../../../../src/events/index.js";
+import { isTerminalSafe } from "../../../../src/projections/index.js";
+import { OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, recall } from "../../../../src/projections/recall.js";
+import { foldEntries } from "../../../../src/reducers/index.js";
+import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+
+const thinking = (secret: string, text: string): Raw => ({
+	type: "message",
+	message: {
+		role: "assistant",
+		content: [
+			{ type: "thinking", thinking: secret },
+			{ type: "text", text },
+		],
+		stopReason: "stop",
+		timestamp: 0,
+	},
+});
+const userRun = (command: string, output: string): Raw => ({
+	type: "message",
+	message: { role: "bashExecution", command, output, exitCode: 0, cancelled: false, timestamp: 0 },
+});
+const command = (id: string, text: string, toolCallId: string | null): Event => ({
+	type: "command-recorded",
+	data: { id, command: text, exitCode: 0, span: 1, toolCallId, by: toolCallId === null ? "user" : "tool" },
+});
+/** A Longhaul compaction of span `span` keeping `kept`, carrying `events`. */
+const compaction = (span: number, kept: string, events: readonly Event[]): Raw => {
+	const close: Event = { type: "span-closed", data: { span, kind: "whole", unlabeled: [], reason: null } };
+	return {
+		type: "compaction",
+		summary: "state",
+		firstKeptEntryId: kept,
+		tokensBefore: 100,
+		details: {
+			stateFormat: 1,
+			longhaul: true,
+			span,
+			events: [...events, close].map((event, i) => ({ seq: span * 100 + i, event })),
+		},
+	};
+};
+
+/** A session: two turns compacted as span 1 (a bash call C1, a user run C2), the third kept, then a compaction. */
+function session(extra: readonly Raw[] = [], extraEvents: readonly Event[] = []) {
+	const raws = chain([
+		user("start the dev server and tell me the port"),
+		thinking("SECRET-REASONING", "Starting it."),
+		bashCall("t1", "npm run dev"),
+		toolResult("t1", "vite v5.0.0 ready\n  ➜  Local:   http://localhost:5173/\nwatching quokka files"),
+		user("now list the migrations"),
+		userRun("ls migrations", "001_init.sql\n002_add_wombats.sql"),
+		assistant("There are two migrations."),
+		user("thanks, keep going"),
+		assistant("kept answer about platypus"),
+		...extra,
+	]);
+	const kept = raws[7]?.id;
+	const events = [command("C1", "npm run dev", "t1"), command("C2", "ls migrations", null), ...extraEvents];
+	const all = [...raws, ...chain([compaction(1, String(kept), events)], "c", String(raws.at(-1)?.id))];
+	return foldEntries([{ type: "session", version: 3, id: "s" }, ...all]);
+}
+
+describe("the compacted history", () => {
+	it("is the branch before the newest compaction's kept boundary: messages, never thinking", () => {
+		const text = compactedPassages(session())
+			.map((p) => p.text)
+			.join("\n");
+		expect(text).toContain("localhost:5173");
+		expect(text).toContain("There are two migrations.");
+		expect(text).not.toContain("SECRET-REASONING");
+		expect(text).not.toContain("platypus");
+	});
+
+	it("names a command's output by its C<n>, anything else by its span and the u<n> of its turn", () => {
+		expect(compactedPassages(session()).map((p) => p.name)).toEqual([
+			"u1 (span 1)",
+			"span 1, u1, assistant",
+			"C1 (span 1, u1)",
+			"u2 (span 1)",
+			"C2 (span 1, u2)",
+			"span 1, u2, assistant",
+		]);
+	});
+
+	it("is empty before any compaction", () => {
+		const folded = foldEntries([{ type: "session", version: 3, id: "s" }, ...chain([user("hello"), assistant("hi")])]);
+		expect(compactedPassages(folded)).toEqual([]);
+		expect(searchPassages("hello", [])).toBe("Nothing is compacted on this branch yet, so there is nothing to search.");
+	});
+});
+
+describe("longhaul_recall({ query })", () => {
+	it("finds an output line by its words, named by its command's id, with the line itself", () => {
+		const found = searchPassages("quokka watching", compactedPassages(session()));
+		expect(found.split("\n")[1]).toBe("C1 (span 1, u1):");
+		expect(found).toContain("  watching quokka files");
+	});
+
+	it("finds words of a user's own run, of the user and of the assistant, word prefixes too", () => {
+		const passages = compactedPassages(session());
+		expect(searchPassages("wombats", passages)).toContain("C2 (span 1, u2):\n  002_add_wombats.sql");
+		expect(searchPassages("migrat", passages)).toContain("u2 (span 1):\n  now list the migrations");
+		expect(searchPassages("SECRET-REASONING", passages)).toMatch(/^Nothing in the compacted history/);
+		expect(searchPassages("platypus", passages)).toMatch(/^Nothing in the compacted history/);
+	});
+
+	it("ranks the passage holding more of the words first, and returns at most MAX_RESULTS", () => {
+		const noise = Array.from({ length: 20 }, (_, i) => [user(`deploy note ${i}`), assistant(`ok ${i}`)]).flat();
+		const raws = chain([...noise, user("deploy failed on staging region"), assistant("I see.")]);
+		const keptAt = raws.at(-1)?.id;
+		const folded = foldEntries([
+			{ type: "session", version: 3, id: "s" },
+			...raws,
+			...chain([compaction(1, String(keptAt), [])], "c", String(keptAt)),
+		]);
+		const found = searchPassages("deploy staging region", compactedPassages(folded)).split("\n");
+		expect(found[1]).toBe("u21 (span 1):");
+		expect(found.filter((line) => !line.startsWith("  ")).length - 1).toBe(MAX_RESULTS);
+	});
+
+	it("prints nothing a terminal would run: controls in the output are escaped", () => {
+		const folded = session([bashCall("t9", "cat x"), toolResult("t9", "\u001b]0;owned\u0007 zebra")]);
+		const raws = [...folded.branch.map((e) => e.raw)];
+		const compactedAll = foldEntries([
+			{ type: "session", version: 3, id: "s" },
+			...raws,
+			...chain([compaction(2, "nowhere", [])], "d", String(raws.at(-1)?.id)),
+		]);
+		const found = searchPassages("zebra", compactedPassages(compactedAll));
+		expect(found).toContain("zebra");
+		expect(isTerminalSafe(found)).toBe(true);
+	});
+});
+
+describe("longhaul_recall({ ref }) of a command", () => {
+	it("returns what the command printed, read from the transcript's own entries", () => {
+		const folded = session();
+		expect(recall("C1", folded)).toContain("printed (");
+		expect(recall("C1", folded)).toContain("http://localhost:5173/");
+		expect(recall("C2", folded)).toContain("002_add_wombats.sql");
+	});
+
+	it("caps a long output to its head and tail, and escapes controls", () => {
+		const long = `HEAD-LINE\n${"x".repeat(20_000)}\n\u009b2J TAIL-LINE`;
+		const folded = session([bashCall("t2", "npm test"), toolResult("t2", long)], [command("C3", "npm test", "t2")]);
+		const out = recall("C3", folded);
+		expect(out).toContain("HEAD-LINE");
+		expect(out).toContain("TAIL-LINE");
+		expect(out).toContain(`${long.length - OUTPUT_HEAD_CHARS - OUTPUT_TAIL_CHARS} characters left out`);
+		expect(out.length).toBeLessThan(OUTPUT_HEAD_CHARS + OUTPUT_TAIL_CHARS + 400);
+		expect(isTerminalSafe(out)).toBe(true);
+	});
+});

@@ -1,0 +1,165 @@
+import { describe, expect, it } from "vitest";
+import type { Event } from "../../../src/events/index.js";
+import { COMMAND_CHARS, cutCommand } from "../../../src/projections/command-text.js";
+import { renderSummary, spansView, stateObject } from "../../../src/projections/index.js";
+import { SHOWN_VALUES, shownValues } from "../../../src/projections/shown-values.js";
+import { evolve, foldEntries, initialState, type State } from "../../../src/reducers/index.js";
+
+const command = (id: string, text: string, exitCode = 0): Event => ({
+	type: "command-recorded",
+	data: { id, command: text, exitCode, span: 1, toolCallId: `t-${id}`, by: "tool" },
+});
+const value = (name: string, v: string, source: string): Event => ({
+	type: "value-recorded",
+	data: { name, value: v, source },
+});
+/** Given these events, the state they fold to. */
+const given = (...events: Event[]): State =>
+	evolve(
+		initialState,
+		events.map((event) => ({ seq: null, event })),
+	);
+const lines = (state: State): string[] => {
+	const text = renderSummary(state).text;
+	const section = text.split("## Values\n")[1] ?? "";
+	return (section.split("\n\n")[0] ?? "").split("\n").filter((line) => line !== "");
+};
+
+describe("values as the state shows them", () => {
+	it("name their kind and their command's text: a hash git printed is a commit", () => {
+		const state = given(command("C3", "git log --oneline -3"), value("hash", "1507f8b", "C3"));
+		expect(lines(state)).toEqual(["- commit 1507f8b (git log --oneline -3, C3)"]);
+		expect(stateObject(state).values).toEqual([
+			{ kind: "commit", value: "1507f8b", source: "C3", command: "git log --oneline -3" },
+		]);
+	});
+
+	it("keep the kind code gave a hash no git command printed, and the model's own name for its values", () => {
+		const state = given(
+			command("C1", "sha256sum dist/app.js"),
+			value("hash", "9f86d08", "C1"),
+			value("dev server port", "5173", "u4"),
+		);
+		expect(lines(state)).toEqual(["- dev server port 5173 (u4)", "- hash 9f86d08 (sha256sum dist/app.js, C1)"]);
+	});
+
+	it("show no value twice: the newest command that printed it is the source", () => {
+		const state = given(
+			command("C37", "git log --oneline -1"),
+			command("C39", "git show --stat HEAD"),
+			value("hash", "934c2bc", "C37"),
+			value("hash", "934c2bc", "C39"),
+			value("last commit", "934c2bc", "u9"),
+		);
+		expect(shownValues(state).map((v) => [v.value, v.source])).toEqual([["934c2bc", "u9"]]);
+	});
+
+	it("count a version with a leading v as the same value as one without", () => {
+		const state = given(
+			command("C88", "npm run check"),
+			command("C89", "git tag --list"),
+			value("version", "0.14.2", "C88"),
+			value("version", "v0.14.2", "C89"),
+			value("version", "v2", "C89"),
+			value("version", "2", "C89"),
+		);
+		expect(shownValues(state).map((v) => v.value)).toEqual(["2", "v2", "v0.14.2"]);
+	});
+
+	it("a later value of the same kind from the same command text replaces the earlier; other commands keep theirs", () => {
+		const state = given(
+			command("C1", "git rev-parse HEAD"),
+			command("C2", "node --version"),
+			command("C3", "git rev-parse HEAD"),
+			value("hash", "aaaa111", "C1"),
+			value("version", "v20.1.0", "C2"),
+			value("hash", "bbbb222", "C3"),
+		);
+		expect(shownValues(state).map((v) => v.value)).toEqual(["bbbb222", "v20.1.0"]);
+	});
+
+	it("keeps every value of a kind that one run printed (two versions of one run)", () => {
+		const state = given(command("C1", "npm ls"), value("version", "0.0.3", "C1"), value("version", "0.14.2", "C1"));
+		expect(shownValues(state).map((v) => v.value)).toEqual(["0.14.2", "0.0.3"]);
+	});
+
+	it("leaves out the timings and counts code read from a single run, but not one the model named", () => {
+		const state = given(
+			command("C1", "npm test"),
+			value("duration", "117ms", "C1"),
+			value("count", "49 errors", "C1"),
+			value("port", "8787", "C1"),
+			value("full test run time", "117ms", "u3"),
+		);
+		expect(shownValues(state).map((v) => [v.kind, v.value])).toEqual([
+			["full test run time", "117ms"],
+			["port", "8787"],
+		]);
+	});
+
+	it("are at most SHOWN_VALUES, newest first, while the stored values stay as they were", () => {
+		const events = Array.from({ length: 30 }, (_, i) => value(`note ${i}`, `${100 + i}`, "u1"));
+		const state = given(...events);
+		expect(state.values).toHaveLength(30);
+		const shown = shownValues(state);
+		expect(shown).toHaveLength(SHOWN_VALUES);
+		expect(shown[0]?.value).toBe("129");
+		expect(shown.at(-1)?.value).toBe(`${130 - SHOWN_VALUES}`);
+	});
+
+	it("under the summary cap, the oldest shown values go first", () => {
+		const events = Array.from({ length: 20 }, (_, i) => value(`note ${i}`, `${100 + i}`, "u1"));
+		const state = given(...events);
+		const full = renderSummary(state, 100_000).text;
+		const cut = renderSummary(state, full.length - 20);
+		expect(cut.capFit.valuesDropped).toBeGreaterThan(0);
+		expect(cut.text).toContain("- note 19 119 (u1)");
+		expect(cut.text).not.toContain("- note 0 100 (u1)");
+	});
+
+	it("show a command's text on one line, cut to COMMAND_CHARS with an ellipsis", () => {
+		const long = `grep -rn "something" ${"packages/a/".repeat(10)}\nfile.ts`;
+		const cut = cutCommand(long);
+		expect(cut).toHaveLength(COMMAND_CHARS);
+		expect(cut.endsWith("…")).toBe(true);
+		expect(cut).not.toContain("\n");
+		expect(cutCommand("git  status\n")).toBe("git status");
+		expect(cutCommand("cd /Users/me/pi-mono && git log --oneline -3")).toBe("git log --oneline -3");
+		expect(cutCommand("cd 'my dir'; cd sub && npm test")).toBe("npm test");
+		expect(cutCommand("cd packages/tui")).toBe("cd packages/tui");
+		expect(cutCommand(`${"a".repeat(COMMAND_CHARS - 2)}😀tail`)).toBe(`${"a".repeat(COMMAND_CHARS - 2)}…`);
+	});
+
+	it("a value whose command the state does not hold shows its id alone and is never replaced", () => {
+		const state = given(value("port", "3000", "C8"), value("port", "3001", "C9"));
+		expect(lines(state)).toEqual(["- port 3001 (C9)", "- port 3000 (C8)"]);
+	});
+});
+
+describe("open errors", () => {
+	const raised: Event[] = [
+		command("C5", 'npm run check -- --project "packages/coding-agent/tsconfig.json"', 2),
+		{ type: "error-recorded", data: { id: "E2", tool: "bash", head: "error TS2739", span: 1, command: "C5" } },
+	];
+
+	it("show their command's text, cut, in the summary", () => {
+		expect(renderSummary(given(...raised)).text).toContain(
+			'- E2 (bash C5: npm run check -- --project "packages/coding-agent/tsconfig.…, span 1): error TS2739',
+		);
+	});
+
+	it("show their command's text in --spans", () => {
+		const close: Event = { type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } };
+		const details = {
+			stateFormat: 1,
+			longhaul: true,
+			span: 1,
+			events: [...raised, close].map((event, i) => ({ seq: i + 1, event })),
+		};
+		const folded = foldEntries([
+			{ type: "session", version: 3, id: "s" },
+			{ type: "compaction", id: "c1", parentId: null, summary: "s", firstKeptEntryId: "c1", tokensBefore: 1, details },
+		]);
+		expect(spansView(folded)).toContain('E2 open (bash C5: npm run check -- --project "packages/');
+	});
+});
