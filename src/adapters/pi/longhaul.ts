@@ -97,7 +97,11 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		const { problems } = loadConfig(deps.agentDir, ctx.cwd);
 		if (problems.length > 0) ctx.ui.notify(`Longhaul config: ${problems.join("; ")}`, "warning");
 	});
-	onCompactFailed(pi, (reason, ctx) => settleFailed(ctx, reason));
+	/** True while a pass runs: pi fails a compaction only after its handlers answered, so a failure then is another's. */
+	let passRunning = false;
+	onCompactFailed(pi, (reason, ctx) => {
+		if (!passRunning) settleFailed(ctx, reason);
+	});
 	pi.on("input", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 	pi.on("agent_start", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 
@@ -129,6 +133,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 
 	async function compactWithLonghaul(event: SessionBeforeCompactEvent, ctx: ExtensionContext, started: number) {
 		const status = (text: string | undefined) => ctx.ui.setStatus(STATUS_KEY, text);
+		passRunning = true;
 		try {
 			const { config } = loadConfig(deps.agentDir, ctx.cwd);
 			const summarizer = await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined);
@@ -172,6 +177,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 			deps.log.write({ event: "fallback", ...session(ctx), reason: "pass-threw", ...fields });
 			ctx.ui.notify(`Longhaul: the pass failed (${fields.errorClass}); pi's own compaction takes over.`, "warning");
 			return undefined;
+		} finally {
+			passRunning = false;
 		}
 	}
 
