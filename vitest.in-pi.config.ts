@@ -8,6 +8,7 @@ export default defineConfig({
 	test: {
 		include: [
 			"test/e2e/extension.test.ts",
+			"test/e2e/extension-provider.pi1.ts",
 			"test/e2e/harness.test.ts",
 			"test/hostile/concurrency.test.ts",
 			"test/hostile/injection.test.ts",

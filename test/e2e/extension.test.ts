@@ -497,29 +497,3 @@ describe("turns mode inside pi", () => {
 		});
 	});
 });
-
-describe("the session's model served by an extension's own provider stream (pi.registerProvider with streamSimple)", () => {
-	it("Longhaul's diff reaches it, and the rule lands verbatim (through pi's registry on 1.x, pi-ai's on 0.73)", async () => {
-		const log = logPath();
-		harness = await startSession({
-			extensionPaths: [repoRoot],
-			keepRecentTokens: 1,
-			env: { PI_COMPACT_STATE_DEBUG: log },
-			provider: "extension",
-		});
-		const h = harness;
-		h.model.scriptSide(labeler());
-		h.model.scriptAgent(say("ok"), say("ok"));
-		await h.prompt("never add dependencies");
-		await h.prompt("next");
-		await h.compact();
-		expect(h.model.calls.filter(isDiffCall)).toHaveLength(1);
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("> never add dependencies");
-		expect(records(log).find((r) => r.event === "compaction")).toMatchObject({
-			narrative: { kind: "whole", calls: 1 },
-			route: { used: "faux/faux-1" },
-		});
-		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: span"))).toEqual([]);
-	});
-});
