@@ -5,7 +5,7 @@ import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
-import { callBash, callTool, fail, type Harness, say, startSession } from "../support/pi-harness.js";
+import { callBash, callTool, fail, type Harness, PI_LINE, say, startSession } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
 let harness: Harness | undefined;
@@ -220,7 +220,7 @@ describe("Longhaul's edges inside pi", () => {
 			expect(report).not.toContain(secret);
 	});
 
-	it("a compaction pi could not finish is reported as compact-failed at the next input", async () => {
+	it("a compaction pi could not finish is reported once: when pi says so (1.x), else at the next input (0.73)", async () => {
 		const log = logPath();
 		const h = await start({ PI_COMPACTOR: "pi", PI_COMPACT_STATE_DEBUG: log });
 		h.model.scriptSide(fail("overloaded"), fail("overloaded"));
@@ -228,8 +228,10 @@ describe("Longhaul's edges inside pi", () => {
 		await h.prompt("never add dependencies");
 		await h.prompt("next");
 		await expect(h.compact()).rejects.toThrow();
+		const failed = () => records(log).filter((r) => r.event === "compact-failed");
+		expect(failed()).toMatchObject(PI_LINE === "1.x" ? [{ reason: "compaction-error" }] : []);
 		await h.prompt("hello again");
-		expect(records(log).filter((r) => r.event === "compact-failed")).toMatchObject([{ reason: "no-compaction-entry" }]);
+		expect(failed()).toMatchObject([{ reason: PI_LINE === "1.x" ? "compaction-error" : "no-compaction-entry" }]);
 	});
 
 	it("an unknown PI_COMPACTOR stands Longhaul down with one notice", async () => {
@@ -345,11 +347,11 @@ describe("what the user sees of a pass", () => {
 		expect(records(log).some((r) => r.event === "compact-failed")).toBe(false);
 	});
 
-	it("extension-loaded names pi's version and that it is the verified one", async () => {
+	it("extension-loaded names pi's version and that it is a verified one", async () => {
 		const log = logPath();
 		await start({ PI_COMPACT_STATE_DEBUG: log });
 		expect(records(log).find((r) => r.event === "extension-loaded")).toMatchObject({
-			piVersion: "0.73.1",
+			piVersion: PI_LINE === "1.x" ? "1.6.0" : "0.73.1",
 			piVersionVerified: true,
 		});
 	});
@@ -443,7 +445,7 @@ describe("what lands after a compaction", () => {
 		]);
 	});
 
-	it("a fallback whose own compaction then fails is reported as compact-failed at the next input", async () => {
+	it("a fallback whose own compaction then fails is reported once as compact-failed", async () => {
 		const log = logPath();
 		const faulty = join(repoRoot, "test/fixtures/extensions/longhaul-faulty.ts");
 		const h = await start({ PI_COMPACT_STATE_DEBUG: log }, faulty);
@@ -455,7 +457,9 @@ describe("what lands after a compaction", () => {
 		await h.prompt("hello again");
 		const events = records(log).map((r) => r.event);
 		expect(events).toContain("fallback");
-		expect(records(log).filter((r) => r.event === "compact-failed")).toMatchObject([{ reason: "no-compaction-entry" }]);
+		expect(records(log).filter((r) => r.event === "compact-failed")).toMatchObject([
+			{ reason: PI_LINE === "1.x" ? "compaction-error" : "no-compaction-entry", span: null },
+		]);
 	});
 });
 

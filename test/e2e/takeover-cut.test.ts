@@ -1,10 +1,11 @@
-import { estimateTokens, type SessionEntry } from "@mariozechner/pi-coding-agent";
+import { estimateTokens } from "@mariozechner/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { NOTHING_RECORDED, standInAnswer } from "../../src/adapters/eval/stand-in.js";
 import { userMessages } from "../../src/events/messages.js";
 import { entriesFromObjects } from "../../src/events/transcript.js";
 import { standingRules } from "../../src/pass/standing-rules.js";
 import { isDiffCall } from "../support/fake-summarizer.js";
+import type { BranchEntry } from "../support/harness-parts.js";
 import { longhaulSession } from "../support/longhaul-session.js";
 import { type Harness, lastUserText, say } from "../support/pi-harness.js";
 import { copyShared, hasShared } from "../support/shared.js";
@@ -32,7 +33,7 @@ function sectionRefs(prompt: string, title: string): string[] {
 }
 
 /** pi's estimate of the message entries from `from` to the end of the branch, a compaction left out. */
-function tokensFrom(branch: readonly SessionEntry[], from: number): number {
+function tokensFrom(branch: readonly BranchEntry[], from: number): number {
 	return branch.slice(from).reduce((sum, e) => sum + (e.type === "message" ? estimateTokens(e.message) : 0), 0);
 }
 

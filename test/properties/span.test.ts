@@ -9,7 +9,8 @@ import { entriesFromObjects } from "../../src/events/transcript.js";
 import { derivedSpan, preparedSpan, type SpanEntries } from "../../src/pass/span.js";
 import { carefulAnswer } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { fail, type Harness, lastUserText, type ModelCall } from "../support/pi-harness.js";
+import { sessionManager073 } from "../support/pi-073.js";
+import { type BranchEntry, fail, type Harness, lastUserText, type ModelCall } from "../support/pi-harness.js";
 import { keepRecentTokens, type SessionStep, sessionSteps } from "./arbitraries.js";
 import { params } from "./laws.js";
 
@@ -25,6 +26,13 @@ interface Seen {
 
 const seen: Seen[] = [];
 let h: Harness;
+
+/** pi 0.73.1's own session manager: the oracle is pi 0.73.1's cut. */
+function sm073() {
+	const sm = sessionManager073(h);
+	if (sm === undefined) throw new Error("the span property runs against pi 0.73.1");
+	return sm;
+}
 let failing = false;
 
 beforeAll(async () => {
@@ -67,7 +75,7 @@ function idsOf(branch: readonly SessionEntry[], span: SpanEntries | undefined): 
  * not by `compactionId`: pi names the first compaction in the file with the same summary, and the runs here share
  * one session file.
  */
-function recordedBounds(branch: readonly SessionEntry[]): unknown {
+function recordedBounds(branch: readonly BranchEntry[]): unknown {
 	const at = branch.findLastIndex((e) => e.type === "compaction");
 	const entry = branch.slice(at + 1).find((e) => e.type === "custom" && e.customType === SPAN_ENTRY_TYPE);
 	const record = SpanRecordCodec.decode(entry?.type === "custom" ? entry.data : undefined);
@@ -76,7 +84,7 @@ function recordedBounds(branch: readonly SessionEntry[]): unknown {
 
 /** pi's own compaction as it would write it: its cut at `keep` tokens after the newest compaction's kept entry. */
 function piCompaction(keep: number): void {
-	const branch = h.sessionManager.getBranch();
+	const branch = sm073().getBranch();
 	if (branch.length === 0 || branch.at(-1)?.type === "compaction") return;
 	const newest = branch.findLast((e) => e.type === "compaction");
 	const keptAt = newest?.type === "compaction" ? branch.findIndex((e) => e.id === newest.firstKeptEntryId) : -1;
@@ -84,7 +92,7 @@ function piCompaction(keep: number): void {
 	const cut = findCutPoint(branch, start, branch.length, keep);
 	const kept = branch[cut.firstKeptEntryIndex];
 	if (kept === undefined) return;
-	h.sessionManager.appendCompaction("pi's summary", kept.id, 1, { readFiles: [], modifiedFiles: [] }, false);
+	sm073().appendCompaction("pi's summary", kept.id, 1, { readFiles: [], modifiedFiles: [] }, false);
 }
 
 /** One real compaction through pi with Longhaul; the check of what pi prepared and what the pass read. */
@@ -113,7 +121,7 @@ async function longhaulCompaction(keep: number, fails: boolean): Promise<string 
 let unique = 0;
 
 async function play(step: SessionStep): Promise<string | undefined> {
-	const sm = h.sessionManager;
+	const sm = sm073();
 	const timestamp = Date.now();
 	const tag = ` #${++unique}`;
 	switch (step.kind) {
@@ -183,7 +191,7 @@ describe("spans against pi", () => {
 		);
 		await fc.assert(
 			fc.asyncProperty(sessionSteps, keepRecentTokens, async (steps, keep) => {
-				h.sessionManager.resetLeaf();
+				sm073().resetLeaf();
 				const faults: string[] = [];
 				for (const step of steps) {
 					const fault = await play(step);

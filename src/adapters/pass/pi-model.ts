@@ -1,11 +1,14 @@
 import {
 	type Api,
 	type AssistantMessage,
+	type AssistantMessageEventStream,
 	type Context,
 	completeSimple,
+	getApiProvider,
 	getSupportedThinkingLevels,
 	type Message,
 	type Model,
+	type SimpleStreamOptions,
 	type ThinkingLevel,
 	type Tool,
 	Type,
@@ -20,12 +23,37 @@ import type {
 	ToolSpec,
 } from "./model.js";
 
-/** The part of pi's model registry the pass uses. */
+/**
+ * What pi resolves for a request (`getApiKeyAndHeaders`). pi >= 0.84 adds `baseUrl` and `env`, and a header may be
+ * `null` there ("send no such header"); 0.73 gives only the key and string headers.
+ */
+export type RequestAuth =
+	| {
+			readonly ok: true;
+			readonly apiKey?: string;
+			readonly headers?: Readonly<Record<string, string | null>>;
+			readonly baseUrl?: string;
+			readonly env?: Readonly<Record<string, string>>;
+	  }
+	| { readonly ok: false; readonly error: string };
+
+/** The part of pi's model registry the pass uses, in every pi version from 0.73.1 on. */
 export interface Registry {
 	find(provider: string, modelId: string): Model<Api> | undefined;
-	getApiKeyAndHeaders(
-		model: Model<Api>,
-	): Promise<{ ok: true; apiKey?: string; headers?: Record<string, string> } | { ok: false; error: string }>;
+	getApiKeyAndHeaders(model: Model<Api>): Promise<RequestAuth>;
+}
+
+/**
+ * pi's own model call on its registry (pi >= 0.86): pi resolves credentials, headers, `baseUrl` and `env` itself at
+ * request time, and it reaches every provider, those an extension registers with its own stream included.
+ */
+export interface RegistryCalls {
+	streamSimple(model: Model<Api>, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream;
+}
+
+/** True where pi's registry makes model calls itself (pi >= 0.86); a capability check, not a version check. */
+export function offersModelCalls(registry: Registry): registry is Registry & RegistryCalls {
+	return "streamSimple" in registry && typeof registry.streamSimple === "function";
 }
 
 /** A parsed `summarizer` route: `provider/model` or `provider/model:thinking`. */
@@ -69,11 +97,37 @@ function replyOf(reply: AssistantMessage): ModelReply {
 	};
 }
 
-/** How one call is made: the model, its credentials from the registry, and the reasoning level. */
+/** How one call is made: the model, the registry that serves it, and the reasoning level. */
 interface Caller {
 	readonly model: Model<Api>;
 	readonly registry: Registry;
 	readonly reasoning: ThinkingLevel | undefined;
+}
+
+/** The string headers of what pi resolved; see {@link legacyCall} for the `null` ones. */
+function stringHeaders(headers: Readonly<Record<string, string | null>>): Record<string, string> {
+	const kept: Record<string, string> = {};
+	for (const [name, value] of Object.entries(headers)) if (value !== null) kept[name] = value;
+	return kept;
+}
+
+/**
+ * The 0.73 path: pi-ai's global `completeSimple` with what pi resolved: the key, the headers, the `env` (read by
+ * pi-ai from 0.84 on) and the `baseUrl`, which goes on the model as pi's own registry does it. pi-ai 0.73's types
+ * have no `null` header, so a header pi resolves to `null` (pi 0.84-0.85) is left out here; from 0.86 on pi's
+ * registry makes the call and applies it itself.
+ */
+async function legacyCall(caller: Caller, context: Context, options: SimpleStreamOptions): Promise<AssistantMessage> {
+	const { model, registry } = caller;
+	const auth = await registry.getApiKeyAndHeaders(model);
+	if (!auth.ok) throw new Error(`no credentials for ${model.provider}`);
+	const resolved: SimpleStreamOptions & { env?: Readonly<Record<string, string>> } = {
+		...options,
+		...(auth.apiKey === undefined ? {} : { apiKey: auth.apiKey }),
+		...(auth.headers === undefined ? {} : { headers: stringHeaders(auth.headers) }),
+		...(auth.env === undefined ? {} : { env: auth.env }),
+	};
+	return completeSimple(auth.baseUrl === undefined ? model : { ...model, baseUrl: auth.baseUrl }, context, resolved);
 }
 
 async function complete(
@@ -83,15 +137,18 @@ async function complete(
 	signal: AbortSignal,
 ): Promise<AssistantMessage> {
 	const { model, registry, reasoning } = caller;
-	const auth = await registry.getApiKeyAndHeaders(model);
-	if (!auth.ok) throw new Error(`no credentials for ${model.provider}`);
-	return completeSimple(model, context, {
-		maxTokens,
-		signal,
-		...(auth.apiKey === undefined ? {} : { apiKey: auth.apiKey }),
-		...(auth.headers === undefined ? {} : { headers: auth.headers }),
-		...(reasoning === undefined ? {} : { reasoning }),
-	});
+	const options: SimpleStreamOptions = { maxTokens, signal, ...(reasoning === undefined ? {} : { reasoning }) };
+	if (offersModelCalls(registry)) return registry.streamSimple(model, context, options).result();
+	return legacyCall(caller, context, options);
+}
+
+/**
+ * Whether a call to `model` can reach its provider. pi's registry reaches every provider; without it the call goes
+ * through pi-ai's global registry, which from pi 0.80 to 0.85 does not hold the providers an extension registers
+ * with its own stream (the call would throw `No API provider registered for api …`).
+ */
+export function reachable(model: Model<Api>, registry: Registry): boolean {
+	return offersModelCalls(registry) || getApiProvider(model.api) !== undefined;
 }
 
 function toolOf(spec: ToolSpec): Tool {
@@ -194,27 +251,38 @@ export function withFallback(routed: PassModel, session: PassModel): PassModel {
 	};
 }
 
+/** The summarizer, or why there is none: no model at all, or a provider no call path of this pi reaches. */
+export type Summarizer =
+	| { readonly kind: "model"; readonly model: PassModel }
+	| { readonly kind: "none"; readonly reason: "no-model" }
+	| { readonly kind: "none"; readonly reason: "provider-unreachable"; readonly provider: string };
+
 /**
- * The summarizer: the configured route when its model is known and has credentials, else the session's model,
- * with the reason the route was not used. Undefined when there is no model at all.
+ * The summarizer: the configured route when its model is known, has credentials and can be reached, else the
+ * session's model, with the reason the route was not used.
  */
 export async function summarizerModel(
 	session: Model<Api> | undefined,
 	registry: Registry,
 	route: Route | undefined,
-): Promise<PassModel | undefined> {
+): Promise<Summarizer> {
 	let notUsed: string | null = null;
+	const usableSession = session !== undefined && reachable(session, registry) ? session : undefined;
 	if (route !== undefined) {
 		const routed = registry.find(route.provider, route.model);
 		const auth = routed === undefined ? undefined : await registry.getApiKeyAndHeaders(routed);
-		if (routed !== undefined && auth?.ok === true) {
+		if (routed !== undefined && auth?.ok === true && reachable(routed, registry)) {
 			const primary = passModel(routed, registry, reasoningFor(routed, route.thinking), null);
-			return session === undefined
-				? primary
-				: withFallback(primary, passModel(session, registry, reasoningFor(session), "route-call-failed"));
+			const model =
+				usableSession === undefined
+					? primary
+					: withFallback(primary, passModel(usableSession, registry, reasoningFor(usableSession), "route-call-failed"));
+			return { kind: "model", model };
 		}
-		notUsed = routed === undefined ? "route-model-unknown" : "route-no-credentials";
+		notUsed =
+			routed === undefined ? "route-model-unknown" : auth?.ok !== true ? "route-no-credentials" : "route-unreachable";
 	}
-	if (session === undefined) return undefined;
-	return passModel(session, registry, reasoningFor(session), notUsed);
+	if (session === undefined) return { kind: "none", reason: "no-model" };
+	if (usableSession === undefined) return { kind: "none", reason: "provider-unreachable", provider: session.provider };
+	return { kind: "model", model: passModel(usableSession, registry, reasoningFor(usableSession), notUsed) };
 }

@@ -10,8 +10,9 @@ import { stateView } from "../../projections/state-views.js";
 import { foldEntries } from "../../reducers/fold.js";
 import { loadConfig, type Route } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
-import { summarizerModel } from "../pass/pi-model.js";
+import { type Summarizer, summarizerModel } from "../pass/pi-model.js";
 import type { PassOutcome, runPass } from "../pass/run-pass.js";
+import { onCompactFailed } from "./compact-failed.js";
 import { stripKeptWindow } from "./kept-window.js";
 import { compactionRecord, sessionFields } from "./log-fields.js";
 import { selection, versionVerified } from "./selection.js";
@@ -52,6 +53,19 @@ function newestCompaction(branch: readonly { readonly type: string; readonly id:
 	return undefined;
 }
 
+/**
+ * The notice of a pass that did not close whole: its reason, and why no model answered where no call path reached
+ * the model's provider. Exported for its unit test (pi 0.80-0.85, where this happens, is not in the e2e suite).
+ */
+export function closeNotice(outcome: Pick<PassOutcome, "span" | "kind" | "reason">, summarizer: Summarizer): string {
+	const closed = `Longhaul: span ${outcome.span} closed ${outcome.kind} (${outcome.reason ?? "no reason"})`;
+	if (summarizer.kind !== "none" || summarizer.reason !== "provider-unreachable") return `${closed}.`;
+	return (
+		`${closed}: the model's provider "${summarizer.provider.slice(0, 40)}" is registered by an extension with its own ` +
+		"stream, and this pi gives extensions no call that reaches it (pi 0.80 to 0.85; pi 0.86 and later do)."
+	);
+}
+
 /** Registers Longhaul's hooks, tools and commands on pi. */
 export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	const selected = selection(deps.env.PI_COMPACTOR);
@@ -59,7 +73,10 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	const stripped = new Set<string>();
 
 	const session = (ctx: ExtensionContext) => sessionFields(pi, ctx);
-	/** pi 0.73 sends extensions no event when a compaction fails: one that began and never ended is reported here. */
+	/**
+	 * A compaction that began and never stored an entry: reported when pi says so (`session_compact_failed`, pi >=
+	 * 0.84.3), else inferred at the next input, agent turn or compaction (pi 0.73 sends extensions no such event).
+	 */
 	const settleFailed = (ctx: ExtensionContext, reason: string) => {
 		if (pending === undefined) return;
 		deps.log.write({ event: "compact-failed", ...session(ctx), reason, span: pending.outcome?.span ?? null });
@@ -79,6 +96,11 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		if (selected.kind !== "longhaul") return;
 		const { problems } = loadConfig(deps.agentDir, ctx.cwd);
 		if (problems.length > 0) ctx.ui.notify(`Longhaul config: ${problems.join("; ")}`, "warning");
+	});
+	/** True while a pass runs: pi fails a compaction only after its handlers answered, so a failure then is another's. */
+	let passRunning = false;
+	onCompactFailed(pi, (reason, ctx) => {
+		if (!passRunning) settleFailed(ctx, reason);
 	});
 	pi.on("input", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 	pi.on("agent_start", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
@@ -111,9 +133,12 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 
 	async function compactWithLonghaul(event: SessionBeforeCompactEvent, ctx: ExtensionContext, started: number) {
 		const status = (text: string | undefined) => ctx.ui.setStatus(STATUS_KEY, text);
+		passRunning = true;
 		try {
 			const { config } = loadConfig(deps.agentDir, ctx.cwd);
-			const model = await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined);
+			const summarizer = await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined);
+			const model = summarizer.kind === "model" ? summarizer.model : undefined;
+			const noModelReason = summarizer.kind === "none" ? summarizer.reason : "no-model";
 			const outcome = await deps.runPass(
 				{
 					branch: event.branchEntries,
@@ -123,7 +148,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 					signal: event.signal,
 					settings: config,
 				},
-				{ model, noModelReason: "no-model", takeWorld: deps.takeWorld, status, now: deps.now },
+				{ model, noModelReason, takeWorld: deps.takeWorld, status, now: deps.now },
 			);
 			pending = { started, outcome, fallback: undefined };
 			deps.log.write(
@@ -137,11 +162,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 					excerpts: deps.logConfig.excerpts,
 				}),
 			);
-			if (outcome.kind !== "whole")
-				ctx.ui.notify(
-					`Longhaul: span ${outcome.span} closed ${outcome.kind} (${outcome.reason ?? "no reason"}).`,
-					"warning",
-				);
+			if (outcome.kind !== "whole") ctx.ui.notify(closeNotice(outcome, summarizer), "warning");
 			const { firstKeptEntryId, tokensBefore } = event.preparation;
 			return { compaction: { summary: outcome.summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
 		} catch (error) {
@@ -157,6 +178,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 			deps.log.write({ event: "fallback", ...session(ctx), reason: "pass-threw", ...fields });
 			ctx.ui.notify(`Longhaul: the pass failed (${fields.errorClass}); pi's own compaction takes over.`, "warning");
 			return undefined;
+		} finally {
+			passRunning = false;
 		}
 	}
 

@@ -33,7 +33,8 @@ describe("the pi-ai summarizer as a conversation", () => {
 				return fauxAssistantMessage('{"narrative": "did it"}');
 			},
 		]);
-		const model = await summarizerModel(faux.getModel(), registry, undefined);
+		const chosen = await summarizerModel(faux.getModel(), registry, undefined);
+		const model = chosen.kind === "model" ? chosen.model : undefined;
 		const conversation = model?.converse?.("the system", [SHOW_TOOL]);
 		if (conversation === undefined) throw new Error("no conversation");
 		const signal = new AbortController().signal;
@@ -63,7 +64,8 @@ describe("the pi-ai summarizer as a conversation", () => {
 			return fauxAssistantMessage("ok");
 		};
 		faux.setResponses([answer, answer, answer]);
-		const model = await summarizerModel(faux.getModel(), registry, undefined);
+		const chosen = await summarizerModel(faux.getModel(), registry, undefined);
+		const model = chosen.kind === "model" ? chosen.model : undefined;
 		const conversation = model?.converse?.("s", [SHOW_TOOL]);
 		if (conversation === undefined) throw new Error("no conversation");
 		const signal = new AbortController().signal;

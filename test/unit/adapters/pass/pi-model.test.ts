@@ -1,7 +1,15 @@
 import type { Api, Model } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import type { PassModel } from "../../../../src/adapters/pass/model.js";
-import { type Registry, reasoningFor, summarizerModel, withFallback } from "../../../../src/adapters/pass/pi-model.js";
+import {
+	type Registry,
+	reasoningFor,
+	type Summarizer,
+	summarizerModel,
+	withFallback,
+} from "../../../../src/adapters/pass/pi-model.js";
+
+const modelOf = (summarizer: Summarizer) => (summarizer.kind === "model" ? summarizer.model : undefined);
 
 function model(id: string, extra: Partial<Model<Api>> = {}): Model<Api> {
 	return {
@@ -44,10 +52,12 @@ describe("the summarizer model", () => {
 	it("uses the configured route when its model is known and has credentials", async () => {
 		const session = model("session");
 		const routed = model("cheap");
-		const chosen = await summarizerModel(session, registry([session, routed], new Set(["cheap"])), {
-			provider: "test",
-			model: "cheap",
-		});
+		const chosen = modelOf(
+			await summarizerModel(session, registry([session, routed], new Set(["cheap"])), {
+				provider: "test",
+				model: "cheap",
+			}),
+		);
 		expect(chosen?.name).toBe("test/cheap");
 		expect(chosen?.routeNotUsed).toBeNull();
 	});
@@ -55,17 +65,21 @@ describe("the summarizer model", () => {
 	it("falls back to the session's model when the route is unknown or has no credentials, and says why", async () => {
 		const session = model("session");
 		const routed = model("cheap");
-		const unknown = await summarizerModel(session, registry([session], new Set()), { provider: "test", model: "gone" });
-		const noKey = await summarizerModel(session, registry([session, routed], new Set()), {
-			provider: "test",
-			model: "cheap",
-		});
+		const unknown = modelOf(
+			await summarizerModel(session, registry([session], new Set()), { provider: "test", model: "gone" }),
+		);
+		const noKey = modelOf(
+			await summarizerModel(session, registry([session, routed], new Set()), { provider: "test", model: "cheap" }),
+		);
 		expect([unknown?.name, unknown?.routeNotUsed]).toEqual(["test/session", "route-model-unknown"]);
 		expect([noKey?.name, noKey?.routeNotUsed]).toEqual(["test/session", "route-no-credentials"]);
 	});
 
 	it("has no model at all when the session has none and no route is usable", async () => {
-		expect(await summarizerModel(undefined, registry([], new Set()), undefined)).toBeUndefined();
+		expect(await summarizerModel(undefined, registry([], new Set()), undefined)).toEqual({
+			kind: "none",
+			reason: "no-model",
+		});
 	});
 });
 
