@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { startsWithSessionHeader } from "../../src/adapters/cli/session-file.js";
 import { runStateCli } from "../../src/adapters/cli/state-cli.js";
 import {
 	EVENT_ENTRY_TYPE,
@@ -30,12 +31,22 @@ function fileOf(bytes: Buffer | string): string {
 	return file;
 }
 
+/** A pi session header, put before raw bytes so that `state` reads them (SPEC 8.3: without one it refuses the file). */
+const HEADER = `${JSON.stringify({ type: "session", version: 3, id: "s" })}\n`;
+
 /**
  * Runs every view of `state` over the file: each exits 0 with terminal-safe text, `--json` is the fold of the
  * same bytes, `--span N` answers for every span the state closed, and the file's bytes are left as they were.
+ * A file whose first line is no session header is one line naming it and exit 2, its bytes left as they were.
  */
 function expectCliHolds(file: string, folded: Folded): void {
 	const bytes = readFileSync(file);
+	if (!startsWithSessionHeader(bytes.toString("utf8"))) {
+		const refused = `${file}: not a pi session (its first line is no session header)\n`;
+		expect(runStateCli([file, "--json"], {})).toEqual({ stdout: "", stderr: refused, code: 2 });
+		expect(readFileSync(file).equals(bytes)).toBe(true);
+		return;
+	}
 	const spans = [...new Set(folded.state.closes.map((c) => c.span))];
 	const runs = [[], ["--spans"], ["--anomalies"], ["--json"], ...spans.map((n) => ["--span", String(n)])];
 	for (const args of runs) {
@@ -228,6 +239,8 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 				const reported = folded.state.anomalies.map((a) => a.entry);
 				expect(reported).toEqual(expect.arrayContaining(unreadableLines(text)));
 				expectCliHolds(fileOf(bytes), folded);
+				const headed = Buffer.concat([Buffer.from(HEADER), bytes]);
+				expectCliHolds(fileOf(headed), foldTranscript(headed.toString("utf8")));
 			}),
 			params({ numRuns: 60 }),
 		);
