@@ -37,10 +37,9 @@ function shown(v: Value, commands: ReturnType<typeof commandsById>): (ShownValue
 
 /**
  * The values worth their lines, newest first (SPEC 8.5): no value twice (its newest showing is kept, and a version
- * with a leading `v` is the same as one without); a later value
- * of the same kind from the same command text (or the same name from the model) replaces the earlier; timings and
- * counts code read from a single run are left out (the model may still name one); at most `SHOWN_VALUES`. A
- * projection: the stored events keep every value.
+ * with a leading `v` is the same as one without); a later value of the same kind from the same command text (or
+ * the same name from the model) replaces the earlier; timings and counts code read from a single run are left out
+ * (the model may still name one); at most `SHOWN_VALUES`. A projection: the stored events keep every value.
  */
 export function shownValues(state: State): ShownValue[] {
 	const commands = commandsById(state);

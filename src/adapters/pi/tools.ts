@@ -57,15 +57,12 @@ export function registerTools(pi: ExtensionAPI): void {
 			name: "longhaul_recall",
 			label: "Recall",
 			description:
-				"Read, without changing anything, what was compacted out of your context. With ref: the detail behind a " +
-				"span number or an id of the compacted state, R<n> (rule), u<n> (user message), C<n> (command, with what it " +
-				"printed), E<n> (error), D<n>, X<n>, N<n>. With query: a ranked search of the compacted user and assistant " +
-				"messages and tool outputs, each result named by its C<n> or by its span and u<n>. Give exactly one of ref and query.",
-			promptSnippet:
-				"longhaul_recall: read what compaction removed, by ref (C7 with its output, R3, u12, E2, span 4) or by a search query",
+				"Read what compaction removed from your context, changing nothing. ref: the detail behind a span number or " +
+				"an id (R, u, C with what the command printed, E, D, X, N). query: a ranked search of the compacted " +
+				"messages and tool outputs. Give exactly one.",
+			promptSnippet: "longhaul_recall: read what compaction removed, by ref (C7, R3, u12, span 4) or by query",
 			promptGuidelines: [
-				"Use longhaul_recall with ref when the compacted state cites an id (R, u, C, E, D, X, N) or a span and you need its detail; ref C<n> also returns what that command printed.",
-				"Use longhaul_recall with query when you need something from before the compaction that the summary does not show (an output line, an error message, a path, a value, what the user said); then recall a result's C<n> or u<n> for the whole of it.",
+				"Use longhaul_recall with ref for an id or span the compacted state cites (C<n> also gives what the command printed), with query for anything from before the compaction that the summary does not show.",
 			],
 			parameters: Type.Object({
 				ref: Type.Optional(Type.String({ description: "A span number or an id such as R3, u12, C7" })),
