@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
 import { foldBench } from "./fold-bench.js";
 import { passBench } from "./pass-bench.js";
+import { redactBench } from "./redact-bench.js";
 import { stateBench } from "./state-bench.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -14,7 +15,9 @@ process.stdout.write(
 );
 foldBench();
 stateBench(resolve(shared, "before-compaction.jsonl"));
-await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
+await redactBench(
+	await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]),
+);
 
 const bundled = [
 	resolve(shared, "before-compaction.jsonl"),

@@ -1,0 +1,1 @@
+export { createRedactor, marker, type Redactor } from "./redactor.js";
