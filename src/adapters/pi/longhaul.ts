@@ -8,7 +8,7 @@ import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE, STATE_FORMAT } from "../../events/ent
 import type { World } from "../../events/world.js";
 import { stateView } from "../../projections/state-views.js";
 import { foldEntries } from "../../reducers/fold.js";
-import { loadConfig, type Route } from "../config.js";
+import { loadConfig, type Route, redactNotice } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
 import { summarizerModel } from "../pass/pi-model.js";
 import type { PassOutcome, runPass } from "../pass/run-pass.js";
@@ -77,8 +77,10 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 				"warning",
 			);
 		if (selected.kind !== "longhaul") return;
-		const { problems } = loadConfig(deps.agentDir, ctx.cwd);
+		const { config, problems } = loadConfig(deps.agentDir, ctx.cwd);
 		if (problems.length > 0) ctx.ui.notify(`Longhaul config: ${problems.join("; ")}`, "warning");
+		const notice = redactNotice(config);
+		if (notice !== undefined) ctx.ui.notify(notice, "warning");
 	});
 	pi.on("input", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
 	pi.on("agent_start", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
