@@ -11,6 +11,7 @@ import { foldEntries } from "../../reducers/fold.js";
 import { loadConfig, type Route, redactNotice } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
 import { summarizerModel } from "../pass/pi-model.js";
+import { createRedactor, redactingModel, redactRendered } from "../redact/index.js";
 import type { PassOutcome, runPass } from "../pass/run-pass.js";
 import { stripKeptWindow } from "./kept-window.js";
 import { compactionRecord, sessionFields } from "./log-fields.js";
@@ -115,7 +116,11 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		const status = (text: string | undefined) => ctx.ui.setStatus(STATUS_KEY, text);
 		try {
 			const { config } = loadConfig(deps.agentDir, ctx.cwd);
-			const model = await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined);
+			const redactor = createRedactor(config.redact);
+			const model = redactingModel(
+				await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined),
+				redactor,
+			);
 			const outcome = await deps.runPass(
 				{
 					branch: event.branchEntries,
@@ -144,7 +149,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 					"warning",
 				);
 			const { firstKeptEntryId, tokensBefore } = event.preparation;
-			return { compaction: { summary: outcome.summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
+			const summary = await redactRendered(redactor, outcome.summary);
+			return { compaction: { summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
 		} catch (error) {
 			status(undefined);
 			const fields = errorFields(error, deps.home, deps.logConfig.stack);
