@@ -11,8 +11,8 @@ import { foldEntries } from "../../reducers/fold.js";
 import { loadConfig, type Route, redactNotice } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
 import { summarizerModel } from "../pass/pi-model.js";
-import { createRedactor, redactingModel, redactRendered } from "../redact/index.js";
 import type { PassOutcome, runPass } from "../pass/run-pass.js";
+import { createRedactor, redactingModel, redactRendered } from "../redact/index.js";
 import { stripKeptWindow } from "./kept-window.js";
 import { compactionRecord, sessionFields } from "./log-fields.js";
 import { selection, versionVerified } from "./selection.js";
@@ -252,7 +252,11 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		handler: async (_args, ctx) => {
 			// No state is kept in memory: the branch in view is folded on every read, so a fork, a resume, a reload,
 			// a /tree move or a note just remembered can never leave it stale.
-			ctx.ui.notify(stateView(foldEntries(ctx.sessionManager.getBranch()).state), "info");
+			const view = stateView(foldEntries(ctx.sessionManager.getBranch()).state);
+			ctx.ui.notify(
+				await redactRendered(createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact), view),
+				"info",
+			);
 		},
 	});
 	pi.registerCommand("longhaul-report", {
