@@ -262,7 +262,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	pi.registerCommand("longhaul-report", {
 		description: "A digest of Longhaul's newest log records, safe to paste into a public issue",
 		handler: async (_args, ctx) => {
-			ctx.ui.notify(logReport(deps.logConfig, deps.home), "info");
+			const redactor = createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact);
+			ctx.ui.notify(await redactor.redact(logReport(deps.logConfig, deps.home)), "info");
 		},
 	});
 }
