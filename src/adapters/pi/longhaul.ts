@@ -246,7 +246,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		return { messages: result.messages };
 	});
 
-	registerTools(pi);
+	registerTools(pi, (cwd) => createRedactor(loadConfig(deps.agentDir, cwd).config.redact));
 	pi.registerCommand("longhaul", {
 		description: "Show Longhaul's state of the branch in view",
 		handler: async (_args, ctx) => {

@@ -5,6 +5,7 @@ import { type Event, encodeEvent } from "../../events/event.js";
 import { userMessages } from "../../events/messages.js";
 import { recall } from "../../projections/recall.js";
 import { foldEntries } from "../../reducers/fold.js";
+import type { Redactor } from "../redact/index.js";
 
 /** The longest note `longhaul_remember` keeps; a longer one is refused, not cut, so nothing is half-kept. */
 export const MAX_NOTE_CHARS = 1000;
@@ -17,8 +18,8 @@ function branchOf(ctx: ExtensionContext) {
 	return foldEntries(ctx.sessionManager.getBranch());
 }
 
-/** `longhaul_remember` and `longhaul_recall` (SPEC 3.6). */
-export function registerTools(pi: ExtensionAPI): void {
+/** `longhaul_remember` and `longhaul_recall` (SPEC 3.6); recall's answers pass the project's redactor. */
+export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Redactor): void {
 	pi.registerTool(
 		defineTool({
 			name: "longhaul_remember",
@@ -62,7 +63,8 @@ export function registerTools(pi: ExtensionAPI): void {
 			async execute(_id, params, _signal, _update, ctx) {
 				const folded = branchOf(ctx);
 				const users = userMessages(folded.branch);
-				return text(recall(params.ref, { state: folded.state, spanRecords: folded.spanRecords, users }));
+				const found = recall(params.ref, { state: folded.state, spanRecords: folded.spanRecords, users });
+				return text(await redactorFor(ctx.cwd).redact(found));
 			},
 		}),
 	);
