@@ -77,7 +77,7 @@ describe("the redactor", () => {
 			"vitest v4.1.12: 12 passed (340ms)",
 			"max_tokens: 4096",
 			"const key = process.env.API_KEY;",
-			"GITHUB_TOKEN=${GITHUB_TOKEN}",
+			"GITHUB_TOKEN=$GITHUB_TOKEN",
 			"password: ********",
 			"see https://example.com:8443/path?q=1",
 			"the tokenizer splits words … and then more",
