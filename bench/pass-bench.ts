@@ -35,7 +35,7 @@ function isAgentMessage(u: unknown): u is AgentMessage {
 }
 
 /** A model that answers at once, labeling every message it is shown: the pass's cost without the model. */
-function instantModel(): PassModel {
+function instantModel(sent: string[]): PassModel {
 	return {
 		name: "bench/instant",
 		maxTokens: 32_000,
@@ -43,6 +43,7 @@ function instantModel(): PassModel {
 		reasoning: null,
 		routeNotUsed: null,
 		call: async (request): Promise<ModelReply> => {
+			sent.push(request.system, request.prompt);
 			const labels = shownRefs(request.prompt).map((msg) => ({ msg, label: "not a rule" }));
 			const text = JSON.stringify({ labels, narrative: "benchmark", now: "next" });
 			return { text, stopReason: "stop", errorMessage: "", inputTokens: 0, outputTokens: 0 };
@@ -50,12 +51,18 @@ function instantModel(): PassModel {
 	};
 }
 
+/** The pass's median time without its model calls, and the texts that leave it: what it sent and the summary. */
+export interface PassFigures {
+	readonly passMs: number;
+	readonly leaving: readonly string[];
+}
+
 /** The pass without its model calls on the largest real span, the ledger alone, and the prompt's size. */
-export async function passBench(transcripts: readonly string[]): Promise<void> {
+export async function passBench(transcripts: readonly string[]): Promise<PassFigures | undefined> {
 	const present = transcripts.filter((path) => existsSync(path));
 	if (present.length === 0) {
 		process.stdout.write("skip pass benchmarks: the real transcripts in ../shared are absent\n");
-		return;
+		return undefined;
 	}
 	let largest: { branch: readonly Entry[]; end: string; messages: number } | undefined;
 	for (const path of present) {
@@ -65,7 +72,7 @@ export async function passBench(transcripts: readonly string[]): Promise<void> {
 			if (largest === undefined || messages > largest.messages) largest = { branch, end, messages };
 		}
 	}
-	if (largest === undefined) return;
+	if (largest === undefined) return undefined;
 	const { branch, end } = largest;
 	const slice = sliceSpan({ branch, events: [] }, derivedSpan(branch, end), initialState);
 	const ledgerMs = median(timeRuns(21, () => ledgerEvents(slice.messages, 1, initialState)));
@@ -79,14 +86,17 @@ export async function passBench(transcripts: readonly string[]): Promise<void> {
 	const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 	const times: number[] = [];
 	let promptChars = 0;
+	let leaving: string[] = [];
 	for (let i = 0; i < 15; i++) {
+		const sent: string[] = [];
 		const start = performance.now();
 		const outcome = await runPass(
 			{ branch: raw, firstKeptEntryId: end, cwd: process.cwd(), signal: new AbortController().signal, settings },
-			{ model: instantModel(), noModelReason: "", takeWorld, status: () => {}, now: () => performance.now() },
+			{ model: instantModel(sent), noModelReason: "", takeWorld, status: () => {}, now: () => performance.now() },
 		);
 		times.push(performance.now() - start);
 		promptChars = outcome.promptChars;
+		leaving = [...sent, outcome.summary];
 	}
 	const passMs = median(times.slice(1));
 	report(
@@ -107,4 +117,5 @@ export async function passBench(transcripts: readonly string[]): Promise<void> {
 		"<= 25%",
 		share <= 0.25,
 	);
+	return { passMs, leaving };
 }

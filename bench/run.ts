@@ -8,6 +8,7 @@ import { longSessionBench } from "./long-session-bench.js";
 import { passBench } from "./pass-bench.js";
 import { readerBench } from "./reader-bench.js";
 import { recallBench } from "./recall-bench.js";
+import { redactBench } from "./redact-bench.js";
 import { npmStateBench, stateBench } from "./state-bench.js";
 
 /** `longhaul bench` (`npm run bench`): prints each figure as it is measured; takes no arguments. */
@@ -21,7 +22,9 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	foldBench();
 	stateBench(root, resolve(shared, "before-compaction.jsonl"));
 	npmStateBench(root, resolve(shared, "before-compaction.jsonl"));
-	await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
+	await redactBench(
+		await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]),
+	);
 	await longSessionBench(root);
 	recallBench(resolve(shared, "before-compaction.jsonl"));
 

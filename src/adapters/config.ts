@@ -85,6 +85,7 @@ const ConfigCodec = t.readonly(
 		summaryChars: integerFrom(BOUNDS.summaryChars),
 		turnsBudgetMs: integerFrom(BOUNDS.turnsBudgetMs),
 		turnBudgetMs: integerFrom(BOUNDS.turnBudgetMs),
+		redact: t.boolean,
 	}),
 );
 /** Longhaul's settings (SPEC 3.6); `summarizer` null means the session's own model. */
@@ -106,6 +107,7 @@ export const DEFAULT_CONFIG: Config = Object.freeze({
 	summaryChars: 12_000,
 	turnsBudgetMs: 300_000,
 	turnBudgetMs: 120_000,
+	redact: true,
 });
 
 function integerRule([min, max]: readonly [number, number]): string {
@@ -121,6 +123,7 @@ const RULES: { readonly [K in Key]: string } = {
 	summaryChars: integerRule(BOUNDS.summaryChars),
 	turnsBudgetMs: integerRule(BOUNDS.turnsBudgetMs),
 	turnBudgetMs: integerRule(BOUNDS.turnBudgetMs),
+	redact: "must be true or false",
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -200,6 +203,7 @@ const KEY_SHOWN_CHARS = 40;
 
 function shown(value: Config[Key]): string {
 	if (value === null) return "none";
+	if (typeof value === "boolean") return String(value);
 	if (typeof value === "object") return JSON.stringify(routeText(value));
 	return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
@@ -247,4 +251,14 @@ export function loadConfig(agentDir: string, cwd: string): { config: Config; pro
 	const fromAgent = layer(DEFAULT_CONFIG, agentPath, agentPath, problems);
 	const config = layer(fromAgent, join(cwd, ".pi", "longhaul.json"), ".pi/longhaul.json", problems);
 	return { config, problems };
+}
+
+/**
+ * The one notice a session gets when the user turned redaction off (`"redact": false`), since secrets in tool output
+ * then reach the summary, the prompt and recall as they stand; undefined while redaction is on.
+ */
+export function redactNotice(config: Config): string | undefined {
+	return config.redact
+		? undefined
+		: 'Longhaul: redaction is off (longhaul.json "redact": false): keys and tokens in tool output reach the summary, the diff prompt and recall as they stand.';
 }

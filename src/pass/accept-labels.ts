@@ -27,6 +27,7 @@ export type DropReason =
 	| "unknown-evidence"
 	| "unknown-turn"
 	| "value-not-in-turn"
+	| "value-is-secret"
 	| "empty-text";
 
 /** An item left out: where it was (ids and positions, never text) and why. */

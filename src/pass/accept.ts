@@ -4,6 +4,7 @@ import type { RawAnswer } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
 import type { Question } from "./questions.js";
 import { knownEvidence } from "./verify/evidence.js";
+import { secretValueKind } from "./verify/secrets.js";
 import { valueStands } from "./verify/values.js";
 
 /**
@@ -65,6 +66,8 @@ function values(answer: RawAnswer, turnText: (ref: string) => string | undefined
 		if (value.name === "" || value.value === "") out.dropped.push({ item, reason: "empty-text" });
 		else if (turn === undefined) out.dropped.push({ item, reason: "unknown-turn" });
 		else if (!valueStands(value.value, turn)) out.dropped.push({ item, reason: "value-not-in-turn" });
+		else if (secretValueKind(value.name, value.value) !== undefined)
+			out.dropped.push({ item, reason: "value-is-secret" });
 		else
 			out.events.push({ type: "value-recorded", data: { name: value.name, value: value.value, source: value.turn } });
 	});

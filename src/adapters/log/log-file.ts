@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { createRedactor } from "../redact/index.js";
 import type { LogConfig } from "./log-config.js";
 import type { LogRecord } from "./log-records.js";
 
@@ -11,17 +12,21 @@ export interface LogCapabilities {
 	readonly now: () => Date;
 	/** Undefined where the platform has no POSIX owners (Windows): owner and mode checks then do not apply. */
 	readonly uid: number | undefined;
+	/** Replaces secrets in the excerpts a record carries when excerpts are on; one call per record. */
+	readonly redact: (texts: readonly string[]) => Promise<string[]>;
 }
 
-/** The real clock and the process's uid. */
+/** The real clock, the process's uid, and the redactor (always on for the log: it is a file users paste from). */
 export function processLogCapabilities(): LogCapabilities {
-	return { now: () => new Date(), uid: process.getuid?.() };
+	return { now: () => new Date(), uid: process.getuid?.(), redact: createRedactor(true).redactAll };
 }
 
 /** The diagnostic log: `write` never throws; a write that fails is dropped and counted. */
 export interface Log {
 	readonly write: (record: LogRecord) => void;
 	readonly failures: () => number;
+	/** Settles once every record written so far is on disk (or dropped); a record with excerpts waits for redaction. */
+	readonly flushed: () => Promise<void>;
 }
 
 const { O_WRONLY, O_RDONLY, O_APPEND, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants;
@@ -158,10 +163,30 @@ function lineOf(record: LogRecord, config: LogConfig, now: Date): Buffer {
 	return Buffer.from(`${JSON.stringify({ ts: now.toISOString(), ...Object.fromEntries(kept) })}\n`);
 }
 
-/** The diagnostic log writer (seed, The log); a no-op when logging is off. */
+/** The pieces of message text a record carries as written: its excerpts, when the user turned them on. */
+function textsOf(record: LogRecord, config: LogConfig): string[] {
+	if (!config.excerpts || !("excerpts" in record) || record.excerpts === undefined) return [];
+	return [...record.excerpts.rejectedQuotes, ...record.excerpts.prunedPaths];
+}
+
+/** The record with its excerpts replaced by `texts`, in the order `textsOf` gave them. */
+function withTexts(record: LogRecord, texts: readonly string[]): LogRecord {
+	if (!("excerpts" in record) || record.excerpts === undefined) return record;
+	let next = 0;
+	const take = (fallback: string) => texts[next++] ?? fallback;
+	const rejectedQuotes = record.excerpts.rejectedQuotes.map(take);
+	return { ...record, excerpts: { rejectedQuotes, prunedPaths: record.excerpts.prunedPaths.map(take) } };
+}
+
+/**
+ * The diagnostic log writer (seed, The log); a no-op when logging is off. A record with excerpts (pieces of the
+ * user's messages, `PI_COMPACT_STATE_DEBUG_EXCERPTS=1`) is written once its secrets are redacted; records keep their
+ * order all the same.
+ */
 export function createLog(config: LogConfig, capabilities: LogCapabilities = processLogCapabilities()): Log {
 	let failures = 0;
-	const write = (record: LogRecord): void => {
+	let queue: Promise<void> | undefined;
+	const append = (record: LogRecord): void => {
 		if (config.path === null) return;
 		try {
 			// Each write opens and checks afresh: another pi process may have rotated or replaced the file.
@@ -172,5 +197,24 @@ export function createLog(config: LogConfig, capabilities: LogCapabilities = pro
 			failures += 1;
 		}
 	};
-	return { write, failures: () => failures };
+	const write = (record: LogRecord): void => {
+		if (config.path === null) return;
+		const texts = textsOf(record, config);
+		if (texts.length === 0 && queue === undefined) {
+			append(record);
+			return;
+		}
+		const redacted = texts.length === 0 ? Promise.resolve(record) : redactedRecord(record, texts);
+		const mine: Promise<void> = (queue ?? Promise.resolve()).then(async () => {
+			// A record whose redaction failed is dropped, never written as it was.
+			const next = await redacted.catch(() => undefined);
+			if (next === undefined) failures += 1;
+			else append(next);
+			if (queue === mine) queue = undefined;
+		});
+		queue = mine;
+	};
+	const redactedRecord = async (record: LogRecord, texts: readonly string[]) =>
+		withTexts(record, await capabilities.redact(texts));
+	return { write, failures: () => failures, flushed: async () => queue };
 }

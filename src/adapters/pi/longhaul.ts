@@ -8,10 +8,11 @@ import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE, STATE_FORMAT } from "../../events/ent
 import type { World } from "../../events/world.js";
 import { stateView } from "../../projections/state-views.js";
 import { foldEntries } from "../../reducers/fold.js";
-import { loadConfig, type Route } from "../config.js";
+import { loadConfig, type Route, redactNotice } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
 import { type Summarizer, summarizerModel } from "../pass/pi-model.js";
 import type { PassOutcome, runPass } from "../pass/run-pass.js";
+import { createRedactor, redactingModel, redactRendered } from "../redact/index.js";
 import { onCompactFailed } from "./compact-failed.js";
 import { stripKeptWindow } from "./kept-window.js";
 import { compactionRecord, sessionFields } from "./log-fields.js";
@@ -94,8 +95,10 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 				"warning",
 			);
 		if (selected.kind !== "longhaul") return;
-		const { problems } = loadConfig(deps.agentDir, ctx.cwd);
+		const { config, problems } = loadConfig(deps.agentDir, ctx.cwd);
 		if (problems.length > 0) ctx.ui.notify(`Longhaul config: ${problems.join("; ")}`, "warning");
+		const notice = redactNotice(config);
+		if (notice !== undefined) ctx.ui.notify(notice, "warning");
 	});
 	/** True while a pass runs: pi fails a compaction only after its handlers answered, so a failure then is another's. */
 	let passRunning = false;
@@ -136,8 +139,9 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		passRunning = true;
 		try {
 			const { config } = loadConfig(deps.agentDir, ctx.cwd);
+			const redactor = createRedactor(config.redact);
 			const summarizer = await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined);
-			const model = summarizer.kind === "model" ? summarizer.model : undefined;
+			const model = redactingModel(summarizer.kind === "model" ? summarizer.model : undefined, redactor);
 			const noModelReason = summarizer.kind === "none" ? summarizer.reason : "no-model";
 			const outcome = await deps.runPass(
 				{
@@ -164,7 +168,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 			);
 			if (outcome.kind !== "whole") ctx.ui.notify(closeNotice(outcome, summarizer), "warning");
 			const { firstKeptEntryId, tokensBefore } = event.preparation;
-			return { compaction: { summary: outcome.summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
+			const summary = await redactRendered(redactor, outcome.summary);
+			return { compaction: { summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
 		} catch (error) {
 			status(undefined);
 			const fields = errorFields(error, deps.home, deps.logConfig.stack);
@@ -262,19 +267,24 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		return { messages: result.messages };
 	});
 
-	registerTools(pi);
+	registerTools(pi, (cwd) => createRedactor(loadConfig(deps.agentDir, cwd).config.redact));
 	pi.registerCommand("longhaul", {
 		description: "Show Longhaul's state of the branch in view",
 		handler: async (_args, ctx) => {
 			// No state is kept in memory: the branch in view is folded on every read, so a fork, a resume, a reload,
 			// a /tree move or a note just remembered can never leave it stale.
-			ctx.ui.notify(stateView(foldEntries(ctx.sessionManager.getBranch()).state), "info");
+			const view = stateView(foldEntries(ctx.sessionManager.getBranch()).state);
+			ctx.ui.notify(
+				await redactRendered(createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact), view),
+				"info",
+			);
 		},
 	});
 	pi.registerCommand("longhaul-report", {
 		description: "A digest of Longhaul's newest log records, safe to paste into a public issue",
 		handler: async (_args, ctx) => {
-			ctx.ui.notify(logReport(deps.logConfig, deps.home), "info");
+			const redactor = createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact);
+			ctx.ui.notify(await redactor.redact(logReport(deps.logConfig, deps.home)), "info");
 		},
 	});
 }

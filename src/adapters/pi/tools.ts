@@ -11,6 +11,8 @@ import { searchPassages } from "../recall/search.js";
 export const ONE_OF =
 	"Give longhaul_recall exactly one of ref (an id such as C7 or R3, or a span number) or query (words to search the compacted history).";
 
+import type { Redactor } from "../redact/index.js";
+
 /** The longest note `longhaul_remember` keeps; a longer one is refused, not cut, so nothing is half-kept. */
 export const MAX_NOTE_CHARS = 1000;
 
@@ -22,8 +24,8 @@ function branchOf(ctx: ExtensionContext) {
 	return foldEntries(ctx.sessionManager.getBranch());
 }
 
-/** `longhaul_remember` and `longhaul_recall` (SPEC 3.6). */
-export function registerTools(pi: ExtensionAPI): void {
+/** `longhaul_remember` and `longhaul_recall` (SPEC 3.6); recall's answers pass the project's redactor. */
+export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Redactor): void {
 	pi.registerTool(
 		defineTool({
 			name: "longhaul_remember",
@@ -73,7 +75,8 @@ export function registerTools(pi: ExtensionAPI): void {
 				const query = params.query?.trim() ?? "";
 				if ((ref === "") === (query === "")) return text(ONE_OF);
 				const folded = branchOf(ctx);
-				return text(ref !== "" ? recall(ref, folded) : searchPassages(query, compactedPassages(folded)));
+				const found = ref !== "" ? recall(ref, folded) : searchPassages(query, compactedPassages(folded));
+				return text(await redactorFor(ctx.cwd).redact(found));
 			},
 		}),
 	);

@@ -5,7 +5,13 @@ import { join } from "node:path";
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CONFIG_MAX_BYTES, DEFAULT_CONFIG, loadConfig, parseRoute } from "../../../src/adapters/config.js";
+import {
+	CONFIG_MAX_BYTES,
+	DEFAULT_CONFIG,
+	loadConfig,
+	parseRoute,
+	redactNotice,
+} from "../../../src/adapters/config.js";
 import { isTerminalSafe } from "../../../src/projections/index.js";
 
 let root: string;
@@ -66,6 +72,7 @@ describe("loadConfig", () => {
 			summaryChars: 1_000,
 			turnsBudgetMs: 3_600_000,
 			turnBudgetMs: 1_000,
+			redact: false,
 		};
 		writeProject(all);
 
@@ -90,6 +97,8 @@ describe("loadConfig", () => {
 		["summarizer", "gpt-5", "summarizer must be"],
 		["summarizer", 42, "summarizer must be"],
 		["summarizer", { provider: "a", model: "b" }, "summarizer must be"],
+		["redact", "no", "redact must be true or false; using true"],
+		["redact", 0, "redact must be true or false; using true"],
 	])("names a bad %s (%j) once and keeps the default", (key, value, line) => {
 		writeProject({ [key]: value });
 
@@ -228,6 +237,32 @@ describe("loadConfig", () => {
 			}),
 			{ numRuns: 200 },
 		);
+	});
+});
+
+describe("redact", () => {
+	it("is on by default, with no notice", () => {
+		const { config } = loadConfig(agentDir, cwd);
+
+		expect(config.redact).toBe(true);
+		expect(redactNotice(config)).toBeUndefined();
+	});
+
+	it("is off only when the user sets it false, and then says so in one notice", () => {
+		writeAgent({ redact: false });
+
+		const { config, problems } = loadConfig(agentDir, cwd);
+
+		expect(config.redact).toBe(false);
+		expect(problems).toEqual([]);
+		expect(redactNotice(config)).toMatch(/^Longhaul: redaction is off .*redact.*false/);
+	});
+
+	it("lets the project turn it back on over the agent dir's false", () => {
+		writeAgent({ redact: false });
+		writeProject({ redact: true });
+
+		expect(loadConfig(agentDir, cwd).config.redact).toBe(true);
 	});
 });
 

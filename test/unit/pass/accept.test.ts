@@ -518,6 +518,29 @@ describe("accepting the rest of the answer", () => {
 		]);
 	});
 
+	it("records no value whose text is a secret, though it stands verbatim in its turn", () => {
+		const token = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
+		const key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
+		const turn = `cat .env\nGITHUB_TOKEN=${token}\nAWS_SECRET_ACCESS_KEY=${key}\nPORT=5173`;
+		const out = acceptAnswer(
+			{ ...ctx, turnText: (ref) => (ref === "u1" ? turn : undefined) },
+			answer([{ msg: "u1", label: "not a rule" }], {
+				values: [
+					{ name: "token", value: token, turn: "u1" },
+					{ name: "AWS secret access key", value: key, turn: "u1" },
+					{ name: "port", value: "5173", turn: "u1" },
+				],
+			}),
+		);
+		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([
+			{ type: "value-recorded", data: { name: "port", value: "5173", source: "u1" } },
+		]);
+		expect(out.dropped).toEqual([
+			{ item: "values[0]", reason: "value-is-secret" },
+			{ item: "values[1]", reason: "value-is-secret" },
+		]);
+	});
+
 	it("orders the events: objective, rules, decisions, dead ends, values, narrative line, Now", () => {
 		const out = acceptAnswer(
 			{ ...ctx, toLabel: users(["never add dependencies"]), branch: users(["never add dependencies"]) },

@@ -29,10 +29,15 @@ import {
 	ROTATE_BYTES,
 	resolveLogConfig,
 } from "../../../../src/adapters/log/index.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { compactionRecord, sampleRecords, session } from "./sample-records.js";
 
 const at = new Date("2025-06-01T12:00:00.000Z");
-const capabilities: LogCapabilities = { now: () => at, uid: process.getuid?.() };
+const capabilities: LogCapabilities = {
+	now: () => at,
+	uid: process.getuid?.(),
+	redact: createRedactor(true).redactAll,
+};
 const config = (path: string, extra: Partial<LogConfig> = {}): LogConfig => ({
 	path,
 	ownDirectory: false,
@@ -153,7 +158,7 @@ describe("createLog writes", () => {
 		expect(readdirSync(root)).toEqual([]);
 	});
 
-	it("excerpts and stacks only when they are turned on", () => {
+	it("excerpts and stacks only when they are turned on", async () => {
 		const withExcerpts = { ...compactionRecord, excerpts: { rejectedQuotes: ["my secret words"], prunedPaths: [] } };
 		const failed: LogRecordOf<"fallback"> = {
 			event: "fallback",
@@ -172,10 +177,46 @@ describe("createLog writes", () => {
 		const loudLog = createLog(config(loud, { excerpts: true, stack: true }), capabilities);
 		loudLog.write(withExcerpts);
 		loudLog.write(failed);
+		await loudLog.flushed();
 		expect(linesOf(loud)).toMatchObject([
 			{ excerpts: { rejectedQuotes: ["my secret words"] } },
 			{ stack: "Error: boom\n    at ~/x.ts:1:1" },
 		]);
+	});
+});
+
+describe("createLog with excerpts on", () => {
+	const token = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
+	const withToken = { ...compactionRecord, excerpts: { rejectedQuotes: [`use ${token} to push`], prunedPaths: [] } };
+
+	it("writes excerpts with their secrets replaced by a marker naming the kind", async () => {
+		const file = join(root, "log.jsonl");
+		const log = createLog(config(file, { excerpts: true }), capabilities);
+		log.write(withToken);
+		await log.flushed();
+		expect(readFileSync(file, "utf8")).not.toContain(token.slice(4));
+		expect(linesOf(file)).toMatchObject([{ excerpts: { rejectedQuotes: ["use [redacted: github token] to push"] } }]);
+	});
+
+	it("keeps the records in the order written while one waits for its redaction", async () => {
+		const file = join(root, "log.jsonl");
+		const log = createLog(config(file, { excerpts: true }), capabilities);
+		log.write(compacted(1));
+		log.write(withToken);
+		log.write(compacted(2));
+		await log.flushed();
+		expect(linesOf(file)).toMatchObject([{ event: "compacted" }, { event: "compaction" }, { event: "compacted" }]);
+	});
+
+	it("drops a record whose redaction failed and counts it, never writing it unredacted", async () => {
+		const file = join(root, "log.jsonl");
+		const failing: LogCapabilities = { ...capabilities, redact: async () => Promise.reject(new Error("lint failed")) };
+		const log = createLog(config(file, { excerpts: true }), failing);
+		log.write(withToken);
+		log.write(compacted(2));
+		await log.flushed();
+		expect(log.failures()).toBe(1);
+		expect(linesOf(file)).toMatchObject([{ event: "compacted", span: 2 }]);
 	});
 });
 

@@ -1,0 +1,2 @@
+export { redactingModel, redactRendered } from "./outgoing.js";
+export { createRedactor, marker, type Redactor } from "./redactor.js";

@@ -1,0 +1,99 @@
+import { lintSource } from "@secretlint/core";
+import { rules } from "@secretlint/secretlint-rule-preset-recommend";
+import * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
+
+/** A secret secretlint found: its text as it stands in the linted content, and the kind its marker names. */
+export interface Found {
+	readonly text: string;
+	readonly kind: string;
+}
+
+/** secretlint's message ids, as a marker names them; an id not listed here is named by the rule it came from. */
+const KINDS: Readonly<Record<string, string>> = {
+	GITHUB_TOKEN: "github token",
+	PackageJSON_xOauthToken: "github token",
+	AWSSecretAccessKey: "aws secret access key",
+	AWSAccessKeyID: "aws access key id",
+	AWSAccountID: "aws account id",
+	PrivateKey: "private key",
+	PrivateKeyJSON: "private key",
+	NPM_ACCESS_TOKEN: "npm token",
+	Npmrc_authToken: "npm token",
+	SLACK_TOKEN: "slack token",
+	IncomingWebhook: "slack webhook",
+	BasicAuth: "password in url",
+	OPENAI_TOKEN: "openai key",
+	ANTHROPIC_API_KEY: "anthropic key",
+	LINEAR_API_TOKEN: "linear token",
+	SENDGRID_KEY: "sendgrid key",
+	SHOPIFY_KEY: "shopify token",
+	OPS_TOKEN: "1password token",
+	MongoDBConnection: "password in url",
+	MySQLConnection: "password in url",
+	PostgreSQLConnection: "password in url",
+};
+
+type CoreConfig = Parameters<typeof lintSource>[0]["options"]["config"];
+
+/** The preset's rules but the comment filter: text we lint is untrusted, and `secretlint-disable` in it must not hide a secret. */
+const CONFIG: CoreConfig = {
+	rules: rules
+		.filter((rule) => rule.meta.id !== "@secretlint/secretlint-rule-filter-comments")
+		.map((rule) => ({
+			id: rule.meta.id,
+			rule,
+			// The AWS rule finds access key ids only when asked; an id beside its secret is worth hiding too.
+			options: rule.meta.id === "@secretlint/secretlint-rule-aws" ? { enableIDScanRule: true } : {},
+		})),
+};
+
+/** The fields a message's `data` may carry the secret in, by rule. */
+const DataCodec = t.partial({
+	KEY: t.string,
+	TOKEN: t.string,
+	ID: t.string,
+	URI: t.string,
+	URL: t.string,
+	CREDENTIAL: t.string,
+});
+
+/** The password part of `scheme://user:password@host`, where secretlint reports the whole URL. */
+function urlPassword(url: string): string | undefined {
+	return /^[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:(?<pass>[^\s@/]+)@/i.exec(url)?.groups?.pass;
+}
+
+function secretOf(messageId: string, data: unknown): string | undefined {
+	const decoded = DataCodec.decode(data);
+	if (E.isLeft(decoded)) return undefined;
+	const d = decoded.right;
+	const text = d.KEY ?? d.TOKEN ?? d.ID ?? d.URI ?? d.URL ?? d.CREDENTIAL;
+	if (text === undefined || text === "") return undefined;
+	return KINDS[messageId] === "password in url" ? urlPassword(text) : text;
+}
+
+/** JSON escapes read as the blanks they stand for (same length), so `\nghp_…` in a prompt line is a token at a line start. */
+function unescaped(content: string): string {
+	return content.replace(/\\[nrt]/g, "  ");
+}
+
+/**
+ * The secrets secretlint's recommended preset finds in `content`, as they stand in `content`. Only the secret's text
+ * is taken from each message, never its range: some rules report a range that does not cover the secret (the AWS
+ * secret key's starts at its name).
+ */
+export async function lintSecrets(content: string): Promise<Found[]> {
+	if (content === "") return [];
+	const linted = unescaped(content);
+	const result = await lintSource({
+		source: { content: linted, filePath: "redact.txt", ext: ".txt", contentType: "text" },
+		options: { config: CONFIG, noPhysicFilePath: true },
+	});
+	return result.messages.flatMap((m) => {
+		const found = secretOf(m.messageId, m.data);
+		const at = found === undefined ? -1 : linted.indexOf(found, Math.max(0, m.range[0] - found.length));
+		const text = found === undefined ? "" : at < 0 ? found : content.slice(at, at + found.length);
+		if (text === "") return [];
+		return [{ text, kind: KINDS[m.messageId] ?? m.ruleId.replace(/^.*secretlint-rule-/, "") }];
+	});
+}

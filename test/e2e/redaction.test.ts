@@ -1,0 +1,101 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { carefulAnswer, isDiffCall } from "../support/fake-summarizer.js";
+import { longhaulSession } from "../support/longhaul-session.js";
+import { callBash, callTool, type Harness, lastUserText, type ModelCall, say } from "../support/pi-harness.js";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+	await harness?.dispose();
+	harness = undefined;
+});
+
+const githubToken = "ghp_R8tKq2Lm5Nx7Vb3Zc9Wd4Fh6Jp1Sy0Ga2Ue";
+const awsSecret = "Zq7Yx3Wv9Ut5Rs1Qp8On6Ml4Kj2Ih0GfEdCbA+/T";
+/** Pieces of each secret that must not stand anywhere Longhaul stores, sends or shows. */
+const pieces = [githubToken.slice(4, 16), githubToken.slice(-12), awsSecret.slice(0, 12), awsSecret.slice(-12)];
+
+function leaked(text: string): string[] {
+	return pieces.filter((piece) => text.includes(piece));
+}
+
+/** A summarizer that labels as a careful model does and names the values it saw, the token among them. */
+function namingValues(call: ModelCall): string {
+	const answer: unknown = JSON.parse(carefulAnswer(lastUserText(call)));
+	const values = [
+		{ name: "github token", value: githubToken, turn: "u1" },
+		{ name: "AWS secret access key", value: awsSecret, turn: "u1" },
+		{ name: "dev server port", value: "5173", turn: "u1" },
+	];
+	return JSON.stringify({ ...(typeof answer === "object" ? answer : {}), values });
+}
+
+describe("secrets stay where they were (a real pi session)", () => {
+	it("cat .env once succeeding and once failing, then a compaction: no secret in what Longhaul stores, sends or shows", async () => {
+		const h = await longhaulSession();
+		harness = h;
+		writeFileSync(join(h.cwd, ".env"), `PORT=5173\nGITHUB_TOKEN=${githubToken}\nAWS_SECRET_ACCESS_KEY=${awsSecret}\n`);
+		h.model.scriptSide(namingValues);
+		h.model.scriptAgent(
+			callBash("cat .env"),
+			say("the port is 5173"),
+			callBash("cat .env && exit 3"),
+			say("that failed"),
+			say("ok"),
+		);
+		await h.prompt("read the env file; the dev server must keep port 5173");
+		await h.prompt("read it again and fail");
+		await h.prompt("go on");
+		await h.compact();
+
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		const summary = compaction?.type === "compaction" ? compaction.summary : "";
+		expect(summary).toContain("## Open errors");
+		expect(leaked(summary)).toEqual([]);
+		expect(summary).toContain("5173");
+		const prompts = JSON.stringify(h.model.calls.filter(isDiffCall).map((c) => c.context));
+		expect(prompts).toContain("cat .env");
+		expect(leaked(prompts)).toEqual([]);
+		expect(prompts).toContain("[redacted: github token]");
+
+		h.model.scriptAgent(
+			callTool("longhaul_recall", { ref: "E1" }),
+			callTool("longhaul_recall", { ref: "1" }),
+			say("done"),
+		);
+		await h.prompt("what was E1?");
+		const recalled = JSON.stringify(
+			h
+				.branch()
+				.flatMap((e) =>
+					e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_recall"
+						? [e.message.content]
+						: [],
+				),
+		);
+		expect(recalled).toContain("E1");
+		expect(leaked(recalled)).toEqual([]);
+
+		await h.prompt("/longhaul");
+		const view = h.ui.notices.at(-1)?.message ?? "";
+		expect(view).toContain("5173");
+		expect(leaked(view)).toEqual([]);
+		await h.prompt("/longhaul-report");
+		expect(leaked(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
+	});
+
+	it('with "redact": false the user chose to see them: one notice, and the summary keeps the error as it was', async () => {
+		const h = await longhaulSession({ projectFiles: { ".pi/longhaul.json": JSON.stringify({ redact: false }) } });
+		harness = h;
+		writeFileSync(join(h.cwd, ".env"), `GITHUB_TOKEN=${githubToken}\n`);
+		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
+		h.model.scriptAgent(callBash("cat .env && exit 3"), say("that failed"), say("ok"));
+		await h.prompt("read the env file");
+		await h.prompt("go on");
+		await h.compact();
+		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toHaveLength(1);
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain(githubToken);
+	});
+});

@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createRedactor } from "../../src/adapters/redact/index.js";
+import { errorHead } from "../../src/pass/ledger.js";
+import { SHOWN_MESSAGE_CHARS } from "../../src/pass/prompt.js";
+import { cut, headTail } from "../../src/pass/prompt-parts.js";
+import { anyPlanted, leakedPiece, type Planted } from "../support/secrets.js";
+import { params } from "./laws.js";
+
+const redactor = createRedactor(true);
+
+/** Ordinary tool output around the secret; any length, so a cut can fall anywhere in the secret. */
+const filler = fc.stringMatching(/^[a-z0-9 .,:=\n]{0,260}$/);
+
+/** Where a secret stands: a line of output, a JSON string, a URL's query, an error's head. */
+const contexts: { readonly [name: string]: (text: string) => string } = {
+	"a line of output": (text) => text,
+	"a JSON string": (text) => JSON.stringify({ output: text }),
+	"a URL": (text) => `open https://example.com/callback?next=${text}&state=1 now`,
+	"an error head": (text) => errorHead(`Error: ${text}`, "(no output)"),
+};
+
+/** How a text is cut before it is shown: as the prompt shows a message and a tool result. */
+const cuts: { readonly [name: string]: (text: string) => string } = {
+	"the message excerpt limit": (text) => cut(text, SHOWN_MESSAGE_CHARS),
+	"a tool result's head and tail": (text) => headTail(text, 80, 50),
+};
+
+function around(planted: Planted, pre: string, post: string): string {
+	return `PORT=5173\n${pre}\n${planted.text}\n${post}\nPORT=5173`;
+}
+
+/** The piece of the secret that survived, named for the failure message (undefined when none did). */
+function leak(output: string, planted: Planted): string | undefined {
+	const piece = leakedPiece(output, planted);
+	return piece === undefined ? undefined : `${planted.kind}: ${piece} in ${JSON.stringify(output)}`;
+}
+
+describe("redaction leaves no secret of any supported kind, wherever it stands", () => {
+	for (const [where, place] of Object.entries(contexts)) {
+		it(`placed in ${where}`, async () => {
+			await fc.assert(
+				fc.asyncProperty(anyPlanted, filler, filler, async (planted, pre, post) => {
+					const text = place(around(planted, pre, post));
+					const out = await redactor.redact(text);
+					expect(leak(out, planted)).toBeUndefined();
+					if (where !== "an error head") expect(out.split("PORT=5173").length).toBe(text.split("PORT=5173").length);
+				}),
+				params({ numRuns: 60 }),
+			);
+		});
+	}
+	for (const [limit, cutAt] of Object.entries(cuts)) {
+		it(`cut at ${limit}, whether redacted before the cut or after it`, async () => {
+			await fc.assert(
+				fc.asyncProperty(anyPlanted, filler, filler, fc.boolean(), async (planted, pre, post, json) => {
+					const text =
+						(json ? contexts["a JSON string"] : contexts["a line of output"])?.(around(planted, pre, post)) ?? "";
+					const before = cutAt(await redactor.redact(text));
+					const after = await redactor.redact(cutAt(text));
+					expect(leak(before, planted)).toBeUndefined();
+					expect(leak(after, planted)).toBeUndefined();
+				}),
+				params({ numRuns: 80 }),
+			);
+		});
+	}
+});

@@ -1,0 +1,97 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createRedactor, marker } from "../../../../src/adapters/redact/index.js";
+import { leakedPiece, plantedKinds } from "../../../support/secrets.js";
+
+const redactor = createRedactor(true);
+
+/** One sample of each kind, fixed by the seed so a failure names the same secret every time. */
+const samples = Object.entries(plantedKinds).map(([name, arb]) => ({
+	name,
+	planted: fc.sample(arb, { seed: 7, numRuns: 1 })[0],
+}));
+
+describe("the redactor replaces each supported kind with a marker naming it", () => {
+	for (const { name, planted } of samples) {
+		it(`${name}`, async () => {
+			if (planted === undefined) throw new Error("no sample");
+			const out = await redactor.redact(`$ cat .env\nPORT=5173\n${planted.text}\nDEBUG=1\n`);
+			expect(leakedPiece(out, planted)).toBeUndefined();
+			expect(out).toContain(marker(planted.kind));
+			expect(out).toContain("PORT=5173");
+			expect(out).toContain("DEBUG=1");
+		});
+	}
+});
+
+describe("the redactor", () => {
+	const token = `ghp_${"aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"}`;
+
+	it("keeps the name of an assignment and replaces only its value", async () => {
+		const out = await redactor.redact(`GITHUB_TOKEN=${token}`);
+		expect(out).toBe("GITHUB_TOKEN=[redacted: github token]");
+	});
+
+	it("replaces a secret found in one text of a batch wherever else it stands, in one call", async () => {
+		const key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
+		const [a, b] = await redactor.redactAll([`AWS_SECRET_ACCESS_KEY=${key}`, `the key was ${key}.`]);
+		expect(a).toBe("AWS_SECRET_ACCESS_KEY=[redacted: aws secret access key]");
+		expect(b).toBe("the key was [redacted: aws secret access key].");
+	});
+
+	it("is not switched off by a secretlint-disable comment in the text", async () => {
+		const out = await redactor.redact(`# secretlint-disable\nGITHUB_TOKEN=${token}`);
+		expect(out).not.toContain(token.slice(4));
+	});
+
+	it("finds a token right after a JSON escape, as in a prompt's encoded lines", async () => {
+		const out = await redactor.redact(JSON.stringify({ text: `PORT=5173\n${token}\n` }));
+		expect(out).not.toContain(token.slice(4, 16));
+		expect(out).toContain("PORT=5173");
+	});
+
+	it("finds a private key inside JSON, its line breaks escaped", async () => {
+		const [planted] = fc.sample(plantedKinds["private key"] ?? fc.constant(undefined), { seed: 3, numRuns: 1 });
+		if (planted === undefined) throw new Error("no sample");
+		const out = await redactor.redact(JSON.stringify({ output: `key:\n${planted.text}\nok` }));
+		expect(leakedPiece(out, planted)).toBeUndefined();
+		expect(out).toContain("[redacted: private key]");
+	});
+
+	it("takes a token cut short at the end of an error head, and the pieces a cut left beside its mark", async () => {
+		expect(await redactor.redact(`fatal: bad credentials ${token.slice(0, 20)}`)).toBe(
+			"fatal: bad credentials [redacted: github token]",
+		);
+		expect(await redactor.redact("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MD…")).toBe(
+			"AWS_SECRET_ACCESS_KEY=[redacted: secret]…",
+		);
+		expect(await redactor.redact("PORT=5173 … NG/bPxRfiCYzq2Lr0Tm9Y DEBUG=1")).toBe(
+			"PORT=5173 … [redacted: cut secret] DEBUG=1",
+		);
+	});
+
+	it("leaves ordinary output alone: ports, hashes, versions, counts, references to secrets", async () => {
+		const text = [
+			"commit 1507f8b3c2d4e5f60718293a4b5c6d7e8f901234",
+			"listening on http://localhost:5173",
+			"vitest v4.1.12: 12 passed (340ms)",
+			"max_tokens: 4096",
+			"const key = process.env.API_KEY;",
+			"GITHUB_TOKEN=$GITHUB_TOKEN",
+			"password: ********",
+			"see https://example.com:8443/path?q=1",
+			"the tokenizer splits words … and then more",
+		].join("\n");
+		expect(await redactor.redact(text)).toBe(text);
+	});
+
+	it("changes nothing when off (redact: false)", async () => {
+		const text = `GITHUB_TOKEN=${token}`;
+		expect(await createRedactor(false).redact(text)).toBe(text);
+	});
+
+	it("is idempotent: a redacted text redacts to itself", async () => {
+		const once = await redactor.redact(`GITHUB_TOKEN=${token} … K7MDENG/bPxRfiCYzq`);
+		expect(await redactor.redact(once)).toBe(once);
+	});
+});
