@@ -1,0 +1,26 @@
+// Mutation testing of the pure core and the pass's checks (`npm run test:mutation`, Node >= 22).
+// Only the fast unit and property tests of these folders run against each mutant; e2e and hostile suites do not.
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+	testRunner: "vitest",
+	vitest: { related: false },
+	coverageAnalysis: "perTest",
+	mutate: ["src/events/**/*.ts", "src/reducers/**/*.ts", "src/projections/**/*.ts", "src/pass/verify/**/*.ts"],
+	testFiles: [
+		"test/unit/reducers/**/*.test.ts",
+		"test/unit/projections/**/*.test.ts",
+		"test/unit/pass/verify/**/*.test.ts",
+		"test/unit/adapters/state-cli.test.ts",
+		"test/hostile/terminal.test.ts",
+		"test/properties/core.test.ts",
+		"test/properties/core-*.test.ts",
+	],
+	concurrency: 2,
+	incremental: true,
+	incrementalFile: "reports/stryker-incremental.json",
+	tempDirName: ".stryker-tmp",
+	reporters: ["clear-text", "progress", "html"],
+	htmlReporter: { fileName: "reports/mutation/index.html" },
+	clearTextReporter: { allowColor: false, logTests: false },
+	thresholds: { high: 90, low: 85, break: 85 },
+};
