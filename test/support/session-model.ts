@@ -46,8 +46,8 @@ export interface SessionModel {
 	answered(id: string): void;
 	/** What a careful model answers for the span's lift messages: the message's words to the rule id it lifts. */
 	liftsAsked(): Record<string, string>;
-	/** A compaction in entry `id` recorded the span's rules and lifts. */
-	compacted(id: string): void;
+	/** A compaction in entry `id` recorded the span's rules and lifts; the last `kept` user messages stay for the next. */
+	compacted(id: string, kept?: number): void;
 	/** The leaf moved to `id` (`/tree`, a fork, a resume); null is before the first entry. */
 	movedTo(id: string | null): void;
 }
@@ -85,19 +85,20 @@ export function sessionModel(topics: readonly string[]): SessionModel {
 			}
 			return lifts;
 		},
-		compacted: (id) => {
+		compacted: (id, kept = 0) => {
 			const before = leaf;
+			const shown = before.pending.slice(0, before.pending.length - kept);
 			let rules = [...before.rules];
 			let nextR = before.nextR;
-			for (const message of before.pending) {
+			for (const message of shown) {
 				if (isRule(message.text)) rules.push({ id: `R${nextR++}`, text: message.text, source: message.ref });
 			}
 			for (const topic of topics) {
 				const target = liftTarget(before, topic);
-				if (target !== undefined && before.pending.some((m) => m.text === liftNeedle(topic)))
+				if (target !== undefined && shown.some((m) => m.text === liftNeedle(topic)))
 					rules = rules.filter((r) => r.id !== target.id);
 			}
-			put(id, { ...before, rules, nextR, pending: [] });
+			put(id, { ...before, rules, nextR, pending: before.pending.slice(shown.length) });
 		},
 		movedTo: (id) => {
 			leaf = id === null ? EMPTY : (at.get(id) ?? EMPTY);
