@@ -15,6 +15,8 @@ export default {
 		"test/properties/core.test.ts",
 		"test/properties/core-codecs.test.ts",
 		"test/properties/core-recall.test.ts",
+		"test/properties/core-views.test.ts",
+		"test/unit/pass/takeover.test.ts",
 	],
 	// Static mutants (module-level constants) need every test per mutant; they are left out of the score for time.
 	ignoreStatic: true,
