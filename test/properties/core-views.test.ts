@@ -225,6 +225,9 @@ describe("the views of npm run state", () => {
 		);
 	});
 
+	// Pins today's output, which holds a suspected bug: --spans prints error heads and commands as written, so a
+	// multi-line head ("ENOENT\nno file" below) breaks out of its span's indented lines, where the summary puts the
+	// same text on one line (`oneLine`). Tool output could print lines that read as another span's.
 	it("--spans: each span's entry, close, event counts, rule changes, ledger, unlabeled and narrative", () => {
 		expect(spansView(folded)).toBe(
 			`${[
