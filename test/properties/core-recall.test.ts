@@ -237,3 +237,10 @@ describe("messages as the events module reads them", () => {
 		expect(decodeMessage({ role: "user", content: { text: "x" } })).toBeUndefined();
 	});
 });
+
+describe("longhaul_recall's refs", () => {
+	it("a span number is digits only, and a ref with more after the digits names nothing", () => {
+		const s = sources();
+		for (const ref of ["1x", "1 2", "10000000000"]) expect(recall(ref, s)).toMatch(/^Nothing is known as/);
+	});
+});

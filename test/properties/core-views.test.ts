@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../src/events/index.js";
-import { anomaliesView, renderSummary, spansView, stateJson, stateView } from "../../src/projections/index.js";
+import {
+	anomaliesView,
+	isTerminalSafe,
+	renderSummary,
+	safeJson,
+	sanitize,
+	spansView,
+	stateJson,
+	stateView,
+} from "../../src/projections/index.js";
 import { evolve, foldTranscript, initialState } from "../../src/reducers/index.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 
@@ -311,5 +320,48 @@ describe("the views of npm run state", () => {
 			[{ span: 1, text: "set up the tests" }],
 		]);
 		expect(stateJson(initialState)).toContain('"world": null');
+	});
+});
+
+describe("what the printers escape", () => {
+	it("an unsafe character shows as \\x.. up to 0xff and as \\u.... above, everything else as it is", () => {
+		expect(sanitize("\u001b[31mred\u0007 \u009b2J \u0000")).toBe("\\x1b[31mred\\x07 \\x9b2J \\x00");
+		expect(sanitize("a\u202eb\u061c\u2066")).toBe("a\\u202eb\\u061c\\u2066");
+		expect(sanitize("tab\tnew\nline é ✓")).toBe("tab\tnew\nline é ✓");
+		expect(safeJson({ a: "\u009b\u202e" })).toBe('{"a":"\\u009b\\u202e"}');
+	});
+
+	it("isTerminalSafe answers the same however often it is asked", () => {
+		expect([
+			isTerminalSafe("\u001b"),
+			isTerminalSafe("\u001b"),
+			isTerminalSafe("ok"),
+			isTerminalSafe("\u009b"),
+		]).toEqual([false, false, true, false]);
+	});
+
+	it("one-line text is trimmed, and only a first character Markdown reads as structure is escaped", () => {
+		const state = evolve(
+			initialState,
+			(
+				[
+					{ type: "note-remembered", data: { text: "  spaced out \n" } },
+					{ type: "objective-set", data: { text: "ship #1 > all" } },
+					{ type: "now-set", data: { text: "7 things" } },
+					{ type: "files-touched", data: { read: [], modified: ["a.ts", "b.ts"] } },
+				] satisfies Event[]
+			).map((event) => ({ seq: null, event })),
+		);
+		const text = renderSummary(state).text;
+		expect(text).toContain("- N1: spaced out\n");
+		expect(text).toContain("## Objective\nship #1 > all\n");
+		expect(text).toContain("## Now\n\\7 things\n");
+		expect(text).toContain("Modified: a.ts, b.ts\n");
+	});
+
+	it("--json keeps each finding's evidence", () => {
+		expect(JSON.parse(stateJson(folded.state)).decisions).toEqual([
+			{ id: "D1", text: "use zod", evidence: ["C1", "E1"] },
+		]);
 	});
 });
