@@ -1,0 +1,35 @@
+// Mutation testing of the pure core and the pass's checks (`npm run test:mutation`, Node >= 22).
+// Only the fast unit and property tests of these folders run against each mutant; e2e and hostile suites do not.
+// Properties run 20 cases a mutant rather than 100 (FC_RUNS, see test/properties/laws.ts): the examples carry the
+// kills, and five times the cases made the run five times longer on this two-core machine.
+process.env.FC_RUNS ??= "20";
+
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
+export default {
+	testRunner: "vitest",
+	vitest: { related: false, configFile: "vitest.mutation.config.mjs" },
+	coverageAnalysis: "perTest",
+	mutate: ["src/events/**/*.ts", "src/reducers/**/*.ts", "src/projections/**/*.ts", "src/pass/verify/**/*.ts"],
+	testFiles: [
+		"test/unit/reducers/**/*.test.ts",
+		"test/unit/projections/**/*.test.ts",
+		"test/unit/pass/verify/**/*.test.ts",
+		"test/unit/adapters/state-cli.test.ts",
+		"test/hostile/terminal.test.ts",
+		"test/properties/core.test.ts",
+		"test/properties/core-codecs.test.ts",
+		"test/properties/core-recall.test.ts",
+		"test/properties/core-views.test.ts",
+		"test/unit/pass/takeover.test.ts",
+	],
+	// Static mutants (module-level constants) need every test per mutant; they are left out of the score for time.
+	ignoreStatic: true,
+	concurrency: 2,
+	incremental: true,
+	incrementalFile: "reports/stryker-incremental.json",
+	tempDirName: ".stryker-tmp",
+	reporters: ["clear-text", "progress", "html"],
+	htmlReporter: { fileName: "reports/mutation/index.html" },
+	clearTextReporter: { allowColor: false, logTests: false },
+	thresholds: { high: 90, low: 85, break: 85 },
+};

@@ -1,0 +1,246 @@
+import { describe, expect, it } from "vitest";
+import { decodeMessage, type Event, userMessages } from "../../src/events/index.js";
+import { recall } from "../../src/projections/recall.js";
+import { foldTranscript } from "../../src/reducers/index.js";
+import { place, transcriptText } from "../support/transcript.js";
+
+// What `longhaul_recall` answers for each kind of ref, read from a folded branch (examples), and what the events
+// module reads from pi's messages for it and for the pass.
+
+const close: Event = { type: "span-closed", data: { span: 1, kind: "partial", unlabeled: [], reason: "x" } };
+const events: Event[] = [
+	{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
+	{ type: "rule-added", data: { words: "always lint", source: "u2" } },
+	{ type: "rule-lifted", data: { target: "R2", by: "u3" } },
+	{ type: "decision-made", data: { text: "use zod", evidence: ["C1", "E1"] } },
+	{ type: "dead-end-found", data: { text: "pin node 18", evidence: [] } },
+	{ type: "note-remembered", data: { text: "port 5433" } },
+	{
+		type: "command-recorded",
+		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
+	},
+	{
+		type: "command-recorded",
+		data: { id: "C2", command: "ls", exitCode: null, span: 1, toolCallId: null, by: "user" },
+	},
+	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
+	{ type: "error-recorded", data: { id: "E2", tool: "read", head: "ENOENT", span: 1, command: null } },
+	{ type: "error-fixed", data: { error: "E1", by: "C2" } },
+	{ type: "narrative-line", data: { span: 1, text: "set up the tests" } },
+	close,
+];
+
+function sources() {
+	const folded = foldTranscript(
+		transcriptText(
+			place([
+				{ kind: "user", text: "never push to main" },
+				{ kind: "user", text: "always lint" },
+				{ kind: "user", text: "lint no longer matters" },
+				{ kind: "longhaul-compaction", span: 1, events },
+				{
+					kind: "raw",
+					value: {
+						type: "custom",
+						customType: "compaction-state.span",
+						data: {
+							v: 1,
+							span: 1,
+							compactionId: "e4",
+							chunks: 2,
+							calls: 3,
+							labels: [
+								{ msg: "u1", label: "rule" },
+								{ msg: "u3", label: "lifts R2" },
+							],
+							commands: [{ id: "C1", command: "npm test", exitCode: 1 }],
+							errors: [{ id: "E1", tool: "bash", head: "3 failed" }],
+							values: [{ name: "port", value: "5433", source: "C1" }],
+							excused: [{ check: "rule-words", reason: "cut" }],
+						},
+					},
+				},
+				{
+					kind: "raw",
+					value: { type: "custom", customType: "compaction-state.span", data: { v: 1, span: 2, compactionId: "e9" } },
+				},
+			]),
+		),
+	);
+	return { state: folded.state, spanRecords: folded.spanRecords, users: userMessages(folded.branch) };
+}
+
+describe("longhaul_recall", () => {
+	const s = sources();
+
+	it("a rule in force: its id, status, source and words", () => {
+		expect(recall("R1", s)).toBe("R1 (in force), from u1:\nnever push to main");
+	});
+
+	it("a lifted rule says who lifted it", () => {
+		expect(recall("R2", s)).toBe("R2 (lifted by u3), from u2:\nalways lint");
+	});
+
+	it("a command: span, who ran it, exit code and the command", () => {
+		expect(recall("C1", s)).toBe("C1 (span 1, bash tool) exit 1:\nnpm test");
+		expect(recall("C2", s)).toBe("C2 (span 1, the user's own run) exit unknown:\nls");
+	});
+
+	it("an error: tool, span, the command it came from and whether it is fixed", () => {
+		expect(recall("E1", s)).toBe("E1 (bash, span 1, from C1, fixed by C2):\n3 failed");
+		expect(recall("E2", s)).toBe("E2 (read, span 1, open):\nENOENT");
+	});
+
+	it("decisions and dead ends with their evidence, notes with their text", () => {
+		expect(recall("D1", s)).toBe("D1: use zod\nevidence: C1, E1");
+		expect(recall("X1", s)).toBe("X1: pin node 18");
+		expect(recall("N1", s)).toBe("N1: port 5433");
+	});
+
+	it("a user message with the labels each span gave it", () => {
+		expect(recall("u1", s)).toBe('u1 (labeled "rule" in span 1):\nnever push to main');
+		expect(recall("u2", s)).toBe("u2:\nalways lint");
+	});
+
+	it("a span: its compaction, close, narrative, counts and every recorded line", () => {
+		expect(recall("1", s)).toBe(
+			[
+				"Span 1 (compaction entry e4, partial)",
+				"narrative: set up the tests",
+				"chunks 2, model calls 3",
+				"label u1: rule",
+				"label u3: lifts R2",
+				"C1 [exit 1] npm test",
+				"E1 (bash): 3 failed",
+				"value port: 5433 (C1)",
+				"excused rule-words: cut",
+			].join("\n"),
+		);
+		expect(recall(" 2 ", s)).toBe(
+			["Span 2 (compaction entry e9, unknown close)", "narrative: (none)", "chunks 0, model calls 0"].join("\n"),
+		);
+		expect(recall("3", s)).toBe("No detail is recorded for span 3.");
+	});
+
+	it("an id that names nothing, or a ref of no known kind, says what refs are", () => {
+		const help = (ref: string) => `Nothing is known as "${ref}". Refs are a span number or R, u, C, E, D, X, N ids.`;
+		for (const ref of ["R9", "C9", "E9", "D9", "X9", "N9", "u9", "Z1", "0"]) expect(recall(ref, s)).toBe(help(ref));
+		expect(recall("y".repeat(50), s)).toBe(help("y".repeat(40)));
+	});
+});
+
+describe("messages as the events module reads them", () => {
+	it("user messages are numbered u1, u2, … along the branch, their text joined from text blocks", () => {
+		const folded = foldTranscript(
+			transcriptText(
+				place([
+					{ kind: "user", text: "first" },
+					{ kind: "assistant", text: "reply" },
+					{
+						kind: "raw",
+						value: {
+							type: "message",
+							message: {
+								role: "user",
+								content: [
+									{ type: "text", text: "a" },
+									{ type: "image", data: "x" },
+									{ type: "text", text: "b" },
+								],
+							},
+						},
+					},
+					{ kind: "raw", value: { type: "custom_message", message: { role: "user", content: "not a message entry" } } },
+				]),
+			),
+		);
+		expect(userMessages(folded.branch)).toEqual([
+			{ ref: "u1", entryId: "e1", text: "first" },
+			{ ref: "u2", entryId: "e3", text: "a\nb" },
+		]);
+	});
+
+	it("an assistant message: its text, tool calls, stop reason and error", () => {
+		expect(
+			decodeMessage({
+				role: "assistant",
+				content: [
+					{ type: "thinking", thinking: "hm" },
+					{ type: "text", text: "running" },
+					{ type: "toolCall", id: "t1", name: "bash", arguments: { command: "ls" } },
+					{ type: "toolCall", id: 5 },
+				],
+				stopReason: "toolUse",
+			}),
+		).toEqual({
+			role: "assistant",
+			text: "running",
+			toolCalls: [{ type: "toolCall", id: "t1", name: "bash", arguments: { command: "ls" } }],
+			stopReason: "toolUse",
+			errorMessage: "",
+		});
+		expect(decodeMessage({ role: "assistant", content: [], stopReason: "error", errorMessage: "overloaded" })).toEqual({
+			role: "assistant",
+			text: "",
+			toolCalls: [],
+			stopReason: "error",
+			errorMessage: "overloaded",
+		});
+	});
+
+	it("a tool result, and a user's own bash run with and without an exit code", () => {
+		expect(
+			decodeMessage({ role: "toolResult", toolCallId: "t1", toolName: "bash", content: "3 failed", isError: true }),
+		).toEqual({
+			role: "toolResult",
+			toolCallId: "t1",
+			toolName: "bash",
+			text: "3 failed",
+			isError: true,
+			details: undefined,
+		});
+		expect(decodeMessage({ role: "toolResult", toolCallId: "t1", toolName: "read", content: [], details: 1 })).toEqual({
+			role: "toolResult",
+			toolCallId: "t1",
+			toolName: "read",
+			text: "",
+			isError: false,
+			details: 1,
+		});
+		expect(decodeMessage({ role: "bashExecution", command: "ls", output: "a", exitCode: 2, cancelled: true })).toEqual({
+			role: "bashExecution",
+			command: "ls",
+			output: "a",
+			exitCode: 2,
+			cancelled: true,
+		});
+		expect(decodeMessage({ role: "bashExecution", command: "ls", output: "" })).toEqual({
+			role: "bashExecution",
+			command: "ls",
+			output: "",
+			exitCode: null,
+			cancelled: false,
+		});
+	});
+
+	it("roles Longhaul does not read, and shapes that fail, are nothing", () => {
+		for (const u of [
+			null,
+			"user",
+			{ role: "custom", content: "x" },
+			{ role: "user", content: 5 },
+			{ role: "assistant", content: "text, not blocks" },
+			{ role: "toolResult", toolCallId: "t", content: "x" },
+			{ role: "bashExecution", command: "ls" },
+		])
+			expect(decodeMessage(u)).toBeUndefined();
+		expect(decodeMessage({ role: "user", content: { text: "x" } })).toBeUndefined();
+	});
+});
+
+describe("longhaul_recall's refs", () => {
+	it("a span number is digits only, and a ref with more after the digits names nothing", () => {
+		const s = sources();
+		for (const ref of ["1x", "1 2", "10000000000"]) expect(recall(ref, s)).toMatch(/^Nothing is known as/);
+	});
+});

@@ -1,0 +1,555 @@
+import { describe, expect, it } from "vitest";
+import { initialState } from "../../../src/reducers/index.js";
+import {
+	anomaly,
+	applied,
+	command,
+	deadEnd,
+	decision,
+	errorFixed,
+	errorRecorded,
+	files,
+	foreign,
+	given,
+	narrative,
+	note,
+	nowSet,
+	objective,
+	ruleAdded,
+	ruleLifted,
+	spanClosed,
+	value,
+	worldTaken,
+} from "./given.js";
+
+// Given these events, when this one, then this state: one block per event kind, through `evolve` only.
+
+describe("rule-added", () => {
+	it("adds the user's words verbatim as R1, from the message that gave them", () => {
+		const state = given().when(ruleAdded("never push to main", "u3"));
+		expect(state.rules).toEqual([{ id: "R1", text: "never push to main", source: "u3" }]);
+		expect(state.next.R).toBe(2);
+	});
+
+	it("numbers rules R1, R2, … in fold order", () => {
+		const state = given(ruleAdded("a", "u1"), ruleAdded("b", "u2")).when(ruleAdded("c", "u2"));
+		expect(state.rules.map((r) => [r.id, r.text])).toEqual([
+			["R1", "a"],
+			["R2", "b"],
+			["R3", "c"],
+		]);
+	});
+
+	it("the same words from the same message, again in the same batch, are one rule and use no id", () => {
+		const state = given().when(ruleAdded("never push", "u1"), ruleAdded("never push", "u1"), ruleAdded("b", "u2"));
+		expect(state.rules.map((r) => [r.id, r.text])).toEqual([
+			["R1", "never push"],
+			["R2", "b"],
+		]);
+		expect(state.next.R).toBe(3);
+	});
+
+	it("the same words from the same message in a later batch (a second pass re-reading it) are still one rule", () => {
+		const state = given(ruleAdded("never push", "u1")).when(ruleAdded("never push", "u1"), ruleAdded("b", "u2"));
+		expect(state.rules).toEqual([
+			{ id: "R1", text: "never push", source: "u1" },
+			{ id: "R2", text: "b", source: "u2" },
+		]);
+	});
+
+	it("the same words from another message, or other words from the same message, are rules of their own", () => {
+		const state = given(ruleAdded("never push", "u1")).when(
+			ruleAdded("never push", "u2"),
+			ruleAdded("always lint", "u1"),
+		);
+		expect(state.rules.map((r) => [r.id, r.text, r.source])).toEqual([
+			["R1", "never push", "u1"],
+			["R2", "never push", "u2"],
+			["R3", "always lint", "u1"],
+		]);
+	});
+
+	it("words and source are told apart however they are split: no two pairs share a key", () => {
+		const state = given(ruleAdded("u1", "u2")).when(ruleAdded("u2", "u1"));
+		expect(state.rules.map((r) => r.id)).toEqual(["R1", "R2"]);
+	});
+
+	it("the words of a lifted rule given again are a new rule with a new id; the lifted one keeps its id", () => {
+		const state = given(ruleAdded("never push", "u1"), ruleLifted("R1", "u2")).when(ruleAdded("never push", "u1"));
+		expect(state.rules).toEqual([{ id: "R2", text: "never push", source: "u1" }]);
+		expect(state.lifted).toEqual([{ id: "R1", text: "never push", source: "u1", by: "u2" }]);
+	});
+
+	it("a lift and the same words again within one batch give a new rule too", () => {
+		const state = given().when(ruleAdded("never push", "u1"), ruleLifted("u1", "u2"), ruleAdded("never push", "u1"));
+		expect(state.rules.map((r) => r.id)).toEqual(["R2"]);
+		expect(state.lifted.map((r) => r.id)).toEqual(["R1"]);
+	});
+
+	it("empty words are kept as the user gave them (the reducer records, it does not judge)", () => {
+		expect(given().when(ruleAdded("", "u1")).rules).toEqual([{ id: "R1", text: "", source: "u1" }]);
+	});
+});
+
+describe("rule-lifted", () => {
+	it("by id: the rule leaves the rules in force and joins the lifted, with the message that lifted it", () => {
+		const state = given(ruleAdded("a", "u1"), ruleAdded("b", "u2"), ruleAdded("c", "u3")).when(ruleLifted("R2", "u4"));
+		expect(state.rules.map((r) => r.id)).toEqual(["R1", "R3"]);
+		expect(state.lifted).toEqual([{ id: "R2", text: "b", source: "u2", by: "u4" }]);
+		expect(state.anomalies).toEqual([]);
+	});
+
+	it("by source: the newest rule in force from that message is lifted, the older ones stay", () => {
+		const state = given(ruleAdded("a", "u1"), ruleAdded("b", "u2"), ruleAdded("c", "u1")).when(ruleLifted("u1", "u5"));
+		expect(state.rules.map((r) => [r.id, r.text])).toEqual([
+			["R1", "a"],
+			["R2", "b"],
+		]);
+		expect(state.lifted).toEqual([{ id: "R3", text: "c", source: "u1", by: "u5" }]);
+	});
+
+	it("by source twice: the newest first, then the one before it", () => {
+		const state = given(ruleAdded("a", "u1"), ruleAdded("b", "u1"), ruleAdded("c", "u2")).when(
+			ruleLifted("u1", "u3"),
+			ruleLifted("u1", "u4"),
+		);
+		expect(state.rules.map((r) => r.id)).toEqual(["R3"]);
+		expect(state.lifted.map((r) => [r.id, r.by])).toEqual([
+			["R2", "u3"],
+			["R1", "u4"],
+		]);
+	});
+
+	it("a source that matches the oldest rule only lifts that one", () => {
+		const state = given(ruleAdded("a", "u1"), ruleAdded("b", "u2")).when(ruleLifted("u1", "u3"));
+		expect(state.rules.map((r) => r.id)).toEqual(["R2"]);
+		expect(state.lifted.map((r) => r.id)).toEqual(["R1"]);
+	});
+
+	it("in the same batch as the rule it lifts", () => {
+		const state = given().when(ruleAdded("a", "u1"), ruleLifted("R1", "u2"));
+		expect(state.rules).toEqual([]);
+		expect(state.lifted).toEqual([{ id: "R1", text: "a", source: "u1", by: "u2" }]);
+	});
+
+	it("of an id no rule has: an anomaly on the lifting message, and the rules stay as they were", () => {
+		const before = given(ruleAdded("a", "u1"));
+		const state = before.when(ruleLifted("R7", "u4"));
+		expect(state.rules).toEqual(before.state.rules);
+		expect(state.lifted).toEqual([]);
+		expect(state.anomalies).toEqual([{ entry: "u4", reason: "lift of R7, which is not a rule in force" }]);
+	});
+
+	it("of a message that gave no rule: an anomaly naming the message", () => {
+		const state = given(ruleAdded("a", "u1")).when(ruleLifted("u2", "u3"));
+		expect(state.rules.map((r) => r.id)).toEqual(["R1"]);
+		expect(state.anomalies).toEqual([{ entry: "u3", reason: "lift of u2, which is not a rule in force" }]);
+	});
+
+	it("of a rule already lifted: an anomaly, and the first lift stands", () => {
+		const state = given(ruleAdded("a", "u1"), ruleLifted("R1", "u2")).when(ruleLifted("R1", "u3"));
+		expect(state.lifted).toEqual([{ id: "R1", text: "a", source: "u1", by: "u2" }]);
+		expect(state.anomalies).toEqual([{ entry: "u3", reason: "lift of R1, which is not a rule in force" }]);
+	});
+
+	it("on an empty state: an anomaly, nothing else", () => {
+		const state = given().when(ruleLifted("R1", "u1"));
+		expect(state.rules).toEqual([]);
+		expect(state.lifted).toEqual([]);
+		expect(state.anomalies).toHaveLength(1);
+	});
+
+	it("the id of a lifted rule is never given again", () => {
+		const state = given(ruleAdded("a", "u1"), ruleLifted("R1", "u2")).when(ruleAdded("b", "u3"));
+		expect(state.rules.map((r) => r.id)).toEqual(["R2"]);
+	});
+});
+
+describe("decision-made and dead-end-found", () => {
+	it("a decision is D1 with its evidence", () => {
+		const state = given().when(decision("use zod", ["C1", "E2"]));
+		expect(state.decisions).toEqual([{ id: "D1", text: "use zod", evidence: ["C1", "E2"] }]);
+		expect(state.next.D).toBe(2);
+	});
+
+	it("a dead end is X1 with its evidence", () => {
+		const state = given().when(deadEnd("pinning node 18", ["E1"]));
+		expect(state.deadEnds).toEqual([{ id: "X1", text: "pinning node 18", evidence: ["E1"] }]);
+		expect(state.next.X).toBe(2);
+	});
+
+	it("ids run on across batches, in fold order, and the same text twice is two findings", () => {
+		const state = given(decision("a"), deadEnd("x")).when(decision("a"), deadEnd("x"), decision("b"));
+		expect(state.decisions.map((d) => [d.id, d.text])).toEqual([
+			["D1", "a"],
+			["D2", "a"],
+			["D3", "b"],
+		]);
+		expect(state.deadEnds.map((d) => d.id)).toEqual(["X1", "X2"]);
+	});
+
+	it("each kind counts on its own: a note or a rule takes no D or X number", () => {
+		const state = given(note("n"), ruleAdded("r", "u1"), deadEnd("x")).when(decision("d"));
+		expect(state.decisions.map((d) => d.id)).toEqual(["D1"]);
+		expect(state.deadEnds.map((d) => d.id)).toEqual(["X1"]);
+		expect(state.next).toEqual({ R: 2, D: 2, X: 2, N: 2 });
+	});
+
+	it("a finding's evidence is its own: changing the event afterwards does not reach the state", () => {
+		const event = decision("d", ["C1"]);
+		const state = given().when(event);
+		if (event.type === "decision-made") event.data.evidence.push("C9");
+		expect(state.decisions[0]?.evidence).toEqual(["C1"]);
+	});
+});
+
+describe("note-remembered", () => {
+	it("a note is N1; the next is N2, in fold order across batches", () => {
+		const state = given(note("the flaky test is net.test.ts")).when(note("port 5433"));
+		expect(state.notes).toEqual([
+			{ id: "N1", text: "the flaky test is net.test.ts" },
+			{ id: "N2", text: "port 5433" },
+		]);
+		expect(state.next.N).toBe(3);
+	});
+
+	it("the same note twice is kept twice, under two ids", () => {
+		expect(
+			given(note("x"))
+				.when(note("x"))
+				.notes.map((n) => n.id),
+		).toEqual(["N1", "N2"]);
+	});
+});
+
+describe("value-recorded", () => {
+	it("a value is kept with its name and the turn or command that holds it", () => {
+		const state = given().when(value("port", "5433", "C2"));
+		expect(state.values).toEqual([{ name: "port", value: "5433", source: "C2" }]);
+	});
+
+	it("the same name, value and source again (same batch or later) is one value", () => {
+		const state = given(value("port", "5433", "C2")).when(value("port", "5433", "C2"), value("port", "5433", "C2"));
+		expect(state.values).toHaveLength(1);
+	});
+
+	it("a new value for the same name, or the same value from another source, is kept beside the old, in order", () => {
+		const state = given(value("port", "5433", "C2")).when(value("port", "5434", "C3"), value("port", "5433", "u4"));
+		expect(state.values).toEqual([
+			{ name: "port", value: "5433", source: "C2" },
+			{ name: "port", value: "5434", source: "C3" },
+			{ name: "port", value: "5433", source: "u4" },
+		]);
+	});
+
+	it("name, value and source are told apart however they are split", () => {
+		const state = given(value("a", "b", "u1")).when(value("b", "a", "u1"), value("a", "", "u1"), value("", "a", "u1"));
+		expect(state.values).toHaveLength(4);
+	});
+});
+
+describe("objective-set and now-set", () => {
+	it("the objective is the last one set", () => {
+		expect(initialState.objective).toBeNull();
+		expect(given(objective("ship v1")).when(objective("ship v2")).objective).toBe("ship v2");
+	});
+
+	it("now is the last one set", () => {
+		expect(initialState.now).toBeNull();
+		expect(given(nowSet("run tests")).when(nowSet("fix lint")).now).toBe("fix lint");
+	});
+
+	it("setting one leaves the other alone", () => {
+		const state = given(objective("ship v1")).when(nowSet("fix lint"));
+		expect(state.objective).toBe("ship v1");
+		expect(given(nowSet("fix lint")).when(objective("o")).now).toBe("fix lint");
+	});
+});
+
+describe("narrative-line", () => {
+	it("each span's line is appended to the work log in fold order, repeats included", () => {
+		const state = given(narrative(1, "set up")).when(narrative(2, "tests"), narrative(2, "tests"));
+		expect(state.workLog).toEqual([
+			{ span: 1, text: "set up" },
+			{ span: 2, text: "tests" },
+			{ span: 2, text: "tests" },
+		]);
+	});
+});
+
+describe("command-recorded", () => {
+	it("a command is kept with every field the ledger shows", () => {
+		const state = given().when(command("C1", "npm test", 1, 2));
+		expect(state.commands).toEqual([
+			{ id: "C1", command: "npm test", exitCode: 1, span: 2, toolCallId: "call-C1", by: "tool" },
+		]);
+	});
+
+	it("a user's own run with no exit code is kept as such", () => {
+		const event = {
+			type: "command-recorded" as const,
+			data: { id: "C1", command: "ls", exitCode: null, span: 1, toolCallId: null, by: "user" as const },
+		};
+		expect(given().when(event).commands).toEqual([event.data]);
+	});
+
+	it("a command id seen before (same batch or later) keeps the first record", () => {
+		const state = given(command("C1", "npm test", 1)).when(command("C1", "npm run build", 0), command("C2", "ls"));
+		expect(state.commands.map((c) => [c.id, c.command, c.exitCode])).toEqual([
+			["C1", "npm test", 1],
+			["C2", "ls", 0],
+		]);
+		const once = given().when(command("C1", "a"), command("C1", "b"));
+		expect(once.commands.map((c) => c.command)).toEqual(["a"]);
+	});
+});
+
+describe("error-recorded", () => {
+	it("an error is open when recorded", () => {
+		const state = given(command("C1", "npm test", 1)).when(errorRecorded("E1", "3 failed", "C1", 2));
+		expect(state.errors).toEqual([{ id: "E1", tool: "bash", head: "3 failed", span: 2, command: "C1", fixedBy: null }]);
+	});
+
+	it("an error id seen before keeps the first record", () => {
+		const state = given(errorRecorded("E1", "first")).when(errorRecorded("E1", "second"), errorRecorded("E2", "other"));
+		expect(state.errors.map((e) => [e.id, e.head])).toEqual([
+			["E1", "first"],
+			["E2", "other"],
+		]);
+		const once = given().when(errorRecorded("E1", "a"), errorRecorded("E1", "b"));
+		expect(once.errors.map((e) => e.head)).toEqual(["a"]);
+	});
+});
+
+describe("error-fixed", () => {
+	it("marks the error fixed by the command whose success fixed it", () => {
+		const state = given(errorRecorded("E1", "3 failed", "C1")).when(errorFixed("E1", "C2"));
+		expect(state.errors[0]?.fixedBy).toBe("C2");
+	});
+
+	it("a second fix of the same error does not overwrite the first", () => {
+		const state = given(errorRecorded("E1", "3 failed"), errorFixed("E1", "C2")).when(errorFixed("E1", "C5"));
+		expect(state.errors.map((e) => e.fixedBy)).toEqual(["C2"]);
+		const sameBatch = given(errorRecorded("E1", "x")).when(errorFixed("E1", "C2"), errorFixed("E1", "C3"));
+		expect(sameBatch.errors.map((e) => e.fixedBy)).toEqual(["C2"]);
+	});
+
+	it("fixes only the error it names, wherever it is in the ledger", () => {
+		const state = given(errorRecorded("E1", "a"), errorRecorded("E2", "b"), errorRecorded("E3", "c")).when(
+			errorFixed("E2", "C4"),
+		);
+		expect(state.errors.map((e) => [e.id, e.fixedBy])).toEqual([
+			["E1", null],
+			["E2", "C4"],
+			["E3", null],
+		]);
+	});
+
+	it("in the same batch as the error it fixes", () => {
+		const state = given(errorRecorded("E1", "a")).when(errorRecorded("E2", "b"), errorFixed("E2", "C3"));
+		expect(state.errors.map((e) => e.fixedBy)).toEqual([null, "C3"]);
+	});
+
+	it("of an error not in the ledger (yet) changes nothing, and a later record of it is open", () => {
+		const before = given(errorRecorded("E1", "a"));
+		const state = before.when(errorFixed("E9", "C3"));
+		expect(state.errors).toEqual(before.state.errors);
+		expect(state.anomalies).toEqual([]);
+		expect(given(errorFixed("E2", "C1")).when(errorRecorded("E2", "b")).errors[0]?.fixedBy).toBeNull();
+	});
+
+	it("leaves the error's other fields as recorded", () => {
+		const state = given(errorRecorded("E1", "3 failed", "C1", 4)).when(errorFixed("E1", "C2"));
+		expect(state.errors).toEqual([{ id: "E1", tool: "bash", head: "3 failed", span: 4, command: "C1", fixedBy: "C2" }]);
+	});
+});
+
+describe("files-touched", () => {
+	it("read and modified files are listed once each, in the order first seen", () => {
+		const state = given(files(["a.ts", "b.ts"], ["c.ts"])).when(files(["b.ts", "d.ts", "d.ts"], ["c.ts", "e.ts"]));
+		expect(state.files).toEqual({ read: ["a.ts", "b.ts", "d.ts"], modified: ["c.ts", "e.ts"] });
+	});
+
+	it("a read file that is later modified leaves the read list; the others keep their order", () => {
+		const state = given(files(["a.ts", "b.ts", "c.ts"])).when(files([], ["b.ts"]));
+		expect(state.files).toEqual({ read: ["a.ts", "c.ts"], modified: ["b.ts"] });
+	});
+
+	it("a modified file read later does not join the read list", () => {
+		const state = given(files([], ["a.ts"])).when(files(["a.ts", "b.ts"]));
+		expect(state.files).toEqual({ read: ["b.ts"], modified: ["a.ts"] });
+	});
+
+	it("a file read and modified in the same event is modified only", () => {
+		expect(given().when(files(["a.ts"], ["a.ts"])).files).toEqual({ read: [], modified: ["a.ts"] });
+	});
+
+	it("a file modified again that was read in between stays out of the read list", () => {
+		const state = given(files(["x.ts"], ["a.ts"])).when(files(["a.ts"], ["a.ts"]), files(["y.ts"]));
+		expect(state.files).toEqual({ read: ["x.ts", "y.ts"], modified: ["a.ts"] });
+	});
+
+	it("removal from the read list holds in the next batch: the file is not read back in", () => {
+		const state = given(files(["a.ts", "b.ts"]), files([], ["a.ts"])).when(files(["a.ts", "b.ts", "c.ts"]));
+		expect(state.files).toEqual({ read: ["b.ts", "c.ts"], modified: ["a.ts"] });
+	});
+});
+
+describe("world-taken", () => {
+	const taken = { taken: true as const, branch: "main", head: "abc", status: "", log: "abc init", diffStat: "" };
+
+	it("the world is the last one taken, skipped or not", () => {
+		expect(initialState.world).toBeNull();
+		expect(given().when(worldTaken(1, taken)).world).toEqual(taken);
+		const skipped = { taken: false as const, reason: "not a git repository" };
+		expect(given(worldTaken(1, taken)).when(worldTaken(2, skipped)).world).toEqual(skipped);
+	});
+});
+
+describe("span-closed", () => {
+	it("records the close and counts the span", () => {
+		const state = given().when(spanClosed(1, "partial", ["u2", "u3"], "chunk 2 never verified"));
+		expect(state.closes).toEqual([
+			{ span: 1, kind: "partial", unlabeled: ["u2", "u3"], reason: "chunk 2 never verified" },
+		]);
+		expect(state.spans).toBe(1);
+	});
+
+	it("spans is the highest span closed, and every close is kept in fold order", () => {
+		const state = given(spanClosed(1), spanClosed(3, "narrative-less", [], "model-error")).when(spanClosed(2));
+		expect(state.spans).toBe(3);
+		expect(state.closes.map((c) => [c.span, c.kind])).toEqual([
+			[1, "whole"],
+			[3, "narrative-less"],
+			[2, "whole"],
+		]);
+	});
+
+	it("a span closed twice is listed twice and counted once", () => {
+		const state = given(spanClosed(1)).when(spanClosed(1));
+		expect(state.closes).toHaveLength(2);
+		expect(state.spans).toBe(1);
+	});
+
+	it("a close changes nothing but the closes and the count", () => {
+		const before = given(ruleAdded("a", "u1"), note("n"), errorRecorded("E1", "x"));
+		const { closes: _c, spans: _s, ...rest } = before.when(spanClosed(1));
+		const { closes: _c0, spans: _s0, ...restBefore } = before.state;
+		expect(rest).toEqual(restBefore);
+	});
+});
+
+describe("foreign-compaction-seen", () => {
+	it("each foreign compaction is listed with its entry, summary size and whether an extension wrote it", () => {
+		const state = given(foreign("f1", 120)).when(foreign("f2", 0, true));
+		expect(state.foreign).toEqual([
+			{ entry: "f1", summaryChars: 120, fromHook: false },
+			{ entry: "f2", summaryChars: 0, fromHook: true },
+		]);
+	});
+
+	it("a foreign compaction leaves the rules, notes and ledger alone", () => {
+		const before = given(ruleAdded("a", "u1"), note("n"), command("C1", "ls"));
+		const state = before.when(foreign("f1", 10));
+		expect([state.rules, state.notes, state.commands, state.spans]).toEqual([
+			before.state.rules,
+			before.state.notes,
+			before.state.commands,
+			before.state.spans,
+		]);
+	});
+});
+
+describe("anomaly", () => {
+	it("each anomaly is listed with its entry and reason, in fold order, repeats included", () => {
+		const state = given(anomaly("e1", "malformed JSON")).when(anomaly("e2", "x"), anomaly("e2", "x"));
+		expect(state.anomalies).toEqual([
+			{ entry: "e1", reason: "malformed JSON" },
+			{ entry: "e2", reason: "x" },
+			{ entry: "e2", reason: "x" },
+		]);
+	});
+
+	it("a lift's anomaly and a stored anomaly keep fold order", () => {
+		const state = given().when(anomaly("e1", "first"), ruleLifted("R1", "u2"), anomaly("e3", "third"));
+		expect(state.anomalies.map((a) => a.entry)).toEqual(["e1", "u2", "e3"]);
+	});
+});
+
+describe("the fold's bookkeeping", () => {
+	it("lastSeq is the highest stored seq seen; events the fold made (no seq) leave it", () => {
+		const state = applied(initialState, [note("a"), note("b"), note("c")], [4, 2, null]);
+		expect(state.lastSeq).toBe(4);
+		expect(applied(state, [note("d")], [3]).lastSeq).toBe(4);
+		expect(applied(state, [note("d")], [9]).lastSeq).toBe(9);
+		expect(applied(initialState, [note("a")], [null]).lastSeq).toBe(0);
+	});
+
+	it("no events leave the state as it was", () => {
+		const state = given(ruleAdded("a", "u1")).state;
+		expect(applied(state, [])).toEqual(state);
+	});
+
+	it("evolve never changes the state it is given: the earlier state still reads the same", () => {
+		const before = given(
+			ruleAdded("a", "u1"),
+			ruleAdded("b", "u2"),
+			decision("d", ["C1"]),
+			deadEnd("x", ["E1"]),
+			note("n"),
+			value("v", "1", "C1"),
+			command("C1", "ls"),
+			errorRecorded("E1", "boom"),
+			files(["r.ts", "m.ts"]),
+			narrative(1, "line"),
+			spanClosed(1, "partial", ["u1"]),
+			anomaly("e", "r"),
+			foreign("f", 1),
+		);
+		const snapshot = JSON.stringify(before.state);
+		before.when(
+			ruleLifted("u1", "u3"),
+			ruleAdded("c", "u3"),
+			decision("d2"),
+			deadEnd("x2"),
+			note("n2"),
+			value("v", "2", "C2"),
+			command("C2", "ls"),
+			errorFixed("E1", "C2"),
+			errorRecorded("E2", "bang"),
+			files(["s.ts"], ["m.ts"]),
+			narrative(2, "line"),
+			spanClosed(2),
+			anomaly("e2", "r"),
+			foreign("g", 2),
+			objective("o"),
+			nowSet("n"),
+		);
+		expect(JSON.stringify(before.state)).toBe(snapshot);
+	});
+
+	it("the initial state is empty, with every counter at 1", () => {
+		expect(initialState).toEqual({
+			stateFormat: 1,
+			spans: 0,
+			lastSeq: 0,
+			objective: null,
+			rules: [],
+			lifted: [],
+			decisions: [],
+			deadEnds: [],
+			notes: [],
+			values: [],
+			commands: [],
+			errors: [],
+			files: { read: [], modified: [] },
+			world: null,
+			workLog: [],
+			now: null,
+			closes: [],
+			anomalies: [],
+			foreign: [],
+			next: { R: 1, D: 1, X: 1, N: 1 },
+		});
+	});
+});

@@ -1,0 +1,67 @@
+import type { Event } from "../../../src/events/index.js";
+import type { World } from "../../../src/events/world.js";
+import { evolve, initialState, type State } from "../../../src/reducers/index.js";
+
+/** Events applied as one batch, stored ones with the sequence numbers given (none for events the fold makes). */
+export function applied(state: State, events: readonly Event[], seqs: readonly (number | null)[] = []): State {
+	return evolve(
+		state,
+		events.map((event, i) => ({ seq: seqs[i] ?? null, event })),
+	);
+}
+
+/**
+ * Given these events (one batch, as a fold that read them earlier), when these (a later batch), then the state:
+ * the two batches also show that what one batch indexed holds in the next.
+ */
+export function given(...before: Event[]) {
+	const state = applied(initialState, before);
+	return {
+		state,
+		when: (...events: Event[]): State => applied(state, events),
+	};
+}
+
+export const ruleAdded = (words: string, source: string): Event => ({ type: "rule-added", data: { words, source } });
+export const ruleLifted = (target: string, by: string): Event => ({ type: "rule-lifted", data: { target, by } });
+export const decision = (text: string, evidence: string[] = []): Event => ({
+	type: "decision-made",
+	data: { text, evidence },
+});
+export const deadEnd = (text: string, evidence: string[] = []): Event => ({
+	type: "dead-end-found",
+	data: { text, evidence },
+});
+export const note = (text: string): Event => ({ type: "note-remembered", data: { text } });
+export const value = (name: string, v: string, source: string): Event => ({
+	type: "value-recorded",
+	data: { name, value: v, source },
+});
+export const objective = (text: string): Event => ({ type: "objective-set", data: { text } });
+export const narrative = (span: number, text: string): Event => ({ type: "narrative-line", data: { span, text } });
+export const nowSet = (text: string): Event => ({ type: "now-set", data: { text } });
+export const command = (id: string, cmd: string, exitCode: number | null = 0, span = 1): Event => ({
+	type: "command-recorded",
+	data: { id, command: cmd, exitCode, span, toolCallId: `call-${id}`, by: "tool" },
+});
+export const errorRecorded = (id: string, head: string, cmd: string | null = null, span = 1): Event => ({
+	type: "error-recorded",
+	data: { id, tool: "bash", head, span, command: cmd },
+});
+export const errorFixed = (error: string, by: string): Event => ({ type: "error-fixed", data: { error, by } });
+export const files = (read: string[], modified: string[] = []): Event => ({
+	type: "files-touched",
+	data: { read, modified },
+});
+export const worldTaken = (span: number, world: World): Event => ({ type: "world-taken", data: { span, world } });
+export const spanClosed = (
+	span: number,
+	kind: "whole" | "narrative-less" | "partial" = "whole",
+	unlabeled: string[] = [],
+	reason: string | null = null,
+): Event => ({ type: "span-closed", data: { span, kind, unlabeled, reason } });
+export const foreign = (entry: string, summaryChars: number, fromHook = false): Event => ({
+	type: "foreign-compaction-seen",
+	data: { entry, summaryChars, fromHook },
+});
+export const anomaly = (entry: string, reason: string): Event => ({ type: "anomaly", data: { entry, reason } });
