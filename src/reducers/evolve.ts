@@ -7,9 +7,9 @@ import type { Counters, State } from "./state.js";
 type Counted = keyof Counters;
 
 /**
- * What the case reducers look up, kept beside the draft and not in it: reading a draft's elements makes an immer
- * proxy for each one, and finding an entry by scanning a list made the fold quadratic. Built once per batch from the
- * state the batch starts from, and kept in step with the draft by the case reducers.
+ * What the case reducers look up, kept beside the draft and not in it: finding an entry by scanning a list made the
+ * fold quadratic. Built once per batch from the state the batch starts from, and kept in step with the draft by the
+ * case reducers.
  */
 interface Index {
 	/** Every id each counted kind has given: rules in force and lifted, decisions, dead ends, notes. */
@@ -65,8 +65,8 @@ function idFor(d: Draft<State>, index: Index, kind: Counted, carried: string | u
  * Gives the draft its own plain copy of each list for the batch. An immer draft array costs a proxy trap and a
  * finalize callback for every element pushed or read, which halved the fold's rate (the figures are in
  * docs/architecture.md); a plain array the draft holds costs nothing per element, and immer takes it as the new
- * value when the batch ends. The entries in these lists are shared with the state the batch started
- * from, so a case reducer replaces an entry and never mutates one.
+ * value when the batch ends. The entries in these lists are shared with the state the batch started from, so a case
+ * reducer replaces an entry and never mutates one.
  */
 function detachLists(d: Draft<State>, state: State): void {
 	d.rules = castDraft(state.rules.slice());

@@ -27,16 +27,16 @@ function outputs(path: string): { json: string; fold: string } {
 describe("stored sessions fold to the same state, byte for byte (SPEC 8.7)", () => {
 	it("the demo transcript", () => {
 		const got = outputs(join(repoRoot, "test/fixtures/demo/demo.jsonl"));
-		expect(got.json).toBe(golden("demo.state.json"));
-		expect(got.fold).toBe(golden("demo.fold.json"));
+		expect(got.json).toBe(golden("demo.state.txt"));
+		expect(got.fold).toBe(golden("demo.fold.txt"));
 	});
 
 	it("a stored session with every event kind and every case the reducer decides", () => {
 		const path = join(mkdtempSync(join(tmpdir(), "longhaul-stored-")), "stored.jsonl");
 		writeFileSync(path, storedSessionText());
 		const got = outputs(path);
-		expect(got.json).toBe(golden("stored-session.state.json"));
-		expect(got.fold).toBe(golden("stored-session.fold.json"));
+		expect(got.json).toBe(golden("stored-session.state.txt"));
+		expect(got.fold).toBe(golden("stored-session.fold.txt"));
 	});
 
 	describe.skipIf(!hasShared)("the real transcripts in ../shared (skipped where ../shared is absent)", () => {
