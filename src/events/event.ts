@@ -1,16 +1,41 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { CommandId, ErrorId, EvidenceId, Positive, RuleId, UserRef, ValueSource } from "./ids.js";
+import {
+	CommandId,
+	DeadEndId,
+	DecisionId,
+	ErrorId,
+	EvidenceId,
+	NoteId,
+	Positive,
+	RuleId,
+	UserRef,
+	ValueSource,
+} from "./ids.js";
 import { WorldCodec } from "./world.js";
 
 const Evidence = t.array(EvidenceId);
 const ExitCode = t.union([t.number, t.null]);
 
-/** One codec per event kind: `{ type, data }`, data decoded strictly (unknown keys are dropped). */
+/**
+ * Data that may carry the id its producer decided (SPEC 8.7). Events stored before ids were carried have none; the
+ * fold gives those the counter id it always gave them.
+ */
+function withId<P extends t.Props, I extends t.Mixed>(
+	props: P,
+	id: I,
+): t.ExactC<t.IntersectionC<[t.TypeC<P>, t.PartialC<{ id: I }>]>> {
+	return t.exact(t.intersection([t.type(props), t.partial({ id })]));
+}
+
+/**
+ * One codec per event kind: `{ type, data }`, data decoded strictly (unknown keys are dropped). Rules, decisions,
+ * dead ends and notes may carry their id; commands and errors always do.
+ */
 const codecs = {
 	/** A user's rule, in the user's own words, from the message `source`. */
-	"rule-added": t.strict({ type: t.literal("rule-added"), data: t.strict({ words: t.string, source: UserRef }) }),
+	"rule-added": t.strict({ type: t.literal("rule-added"), data: withId({ words: t.string, source: UserRef }, RuleId) }),
 	/** A rule withdrawn by the user's message `by`; `target` is the rule's id or the message that gave it. */
 	"rule-lifted": t.strict({
 		type: t.literal("rule-lifted"),
@@ -19,15 +44,15 @@ const codecs = {
 	/** A decision taken in the span, with the ledger ids that back it. */
 	"decision-made": t.strict({
 		type: t.literal("decision-made"),
-		data: t.strict({ text: t.string, evidence: Evidence }),
+		data: withId({ text: t.string, evidence: Evidence }, DecisionId),
 	}),
 	/** An approach that failed and should not be tried again, with the ledger ids that show it. */
 	"dead-end-found": t.strict({
 		type: t.literal("dead-end-found"),
-		data: t.strict({ text: t.string, evidence: Evidence }),
+		data: withId({ text: t.string, evidence: Evidence }, DeadEndId),
 	}),
 	/** A note the agent asked to keep through `longhaul_remember`. */
-	"note-remembered": t.strict({ type: t.literal("note-remembered"), data: t.strict({ text: t.string }) }),
+	"note-remembered": t.strict({ type: t.literal("note-remembered"), data: withId({ text: t.string }, NoteId) }),
 	/** A value a later turn may need, with the turn or command whose text holds it verbatim. */
 	"value-recorded": t.strict({
 		type: t.literal("value-recorded"),

@@ -14,6 +14,12 @@ function patterned(pattern: RegExp, name: string): t.Type<string, string, unknow
 export const UserRef = patterned(/^u[1-9][0-9]{0,8}$/, "UserRef");
 /** `R<n>`: a rule of the state. */
 export const RuleId = patterned(/^R[1-9][0-9]{0,8}$/, "RuleId");
+/** `D<n>`: a decision of the state. */
+export const DecisionId = patterned(/^D[1-9][0-9]{0,8}$/, "DecisionId");
+/** `X<n>`: a dead end of the state. */
+export const DeadEndId = patterned(/^X[1-9][0-9]{0,8}$/, "DeadEndId");
+/** `N<n>`: a note of the state. */
+export const NoteId = patterned(/^N[1-9][0-9]{0,8}$/, "NoteId");
 /** `C<n>`: a command of the ledger. */
 export const CommandId = patterned(/^C[1-9][0-9]{0,8}$/, "CommandId");
 /** `E<n>`: an error of the ledger. */

@@ -1,243 +1,237 @@
-import { type Draft, Immer } from "immer";
+import { castDraft, type Draft, Immer } from "immer";
 import type { Event, EventOf } from "../events/event.js";
-import type {
-	Anomaly,
-	Command,
-	Counters,
-	Finding,
-	ForeignCompaction,
-	LedgerError,
-	LiftedRule,
-	Note,
-	Rule,
-	SpanClose,
-	State,
-	Value,
-	WorkLogLine,
-} from "./state.js";
+import { idNumber } from "../events/ids.js";
+import type { Counters, State } from "./state.js";
+
+/** The id kinds the fold numbers when an event carries no id. */
+type Counted = keyof Counters;
 
 /**
- * The lists of the state as plain arrays for the length of one batch. Reading a draft's elements makes an immer
- * proxy per element, which made the fold quadratic; the batch copies each list once, works on plain arrays with
- * plain indexes, and hands them back to the draft, which immer then finalizes and freezes as usual.
+ * What the case reducers look up, kept beside the draft and not in it: finding an entry by scanning a list made the
+ * fold quadratic. Built once per batch from the state the batch starts from, and kept in step with the draft by the
+ * case reducers.
  */
-interface Work {
-	readonly draft: Draft<State>;
-	readonly rules: Rule[];
-	readonly lifted: LiftedRule[];
-	readonly decisions: Draft<Finding>[];
-	readonly deadEnds: Draft<Finding>[];
-	readonly notes: Note[];
-	readonly values: Value[];
-	readonly commands: Command[];
-	readonly errors: LedgerError[];
-	readonly read: string[];
-	readonly modified: string[];
-	readonly workLog: WorkLogLine[];
-	readonly closes: Draft<SpanClose>[];
-	readonly anomalies: Anomaly[];
-	readonly foreign: ForeignCompaction[];
-	readonly index: {
-		readonly commands: Set<string>;
-		readonly errors: Map<string, number>;
-		readonly rules: Set<string>;
-		readonly lifted: Set<string>;
-		readonly values: Set<string>;
-		readonly read: Set<string>;
-		readonly modified: Set<string>;
-	};
+interface Index {
+	/** Every id each counted kind has given: rules in force and lifted, decisions, dead ends, notes. */
+	readonly ids: { readonly [K in Counted]: Set<string> };
+	/** Rules in force, by source and words. */
+	readonly rules: Set<string>;
+	/** Rules lifted, by source and words: the same words from the same message never come back. */
+	readonly lifted: Set<string>;
+	readonly commands: Set<string>;
+	/** Each error's place in `errors`. */
+	readonly errors: Map<string, number>;
+	readonly values: Set<string>;
+	readonly read: Set<string>;
+	readonly modified: Set<string>;
 }
 
 const key = (...parts: readonly string[]): string => JSON.stringify(parts);
 
-function workOn(draft: Draft<State>, state: State): Work {
+function indexOf(state: State): Index {
 	return {
-		draft,
-		rules: [...state.rules],
-		lifted: [...state.lifted],
-		decisions: state.decisions.map((f) => ({ ...f, evidence: [...f.evidence] })),
-		deadEnds: state.deadEnds.map((f) => ({ ...f, evidence: [...f.evidence] })),
-		notes: [...state.notes],
-		values: [...state.values],
-		commands: [...state.commands],
-		errors: [...state.errors],
-		read: [...state.files.read],
-		modified: [...state.files.modified],
-		workLog: [...state.workLog],
-		closes: state.closes.map((c) => ({ ...c, unlabeled: [...c.unlabeled] })),
-		anomalies: [...state.anomalies],
-		foreign: [...state.foreign],
-		index: {
-			commands: new Set(state.commands.map((c) => c.id)),
-			errors: new Map(state.errors.map((e, i) => [e.id, i])),
-			rules: new Set(state.rules.map((r) => key(r.source, r.text))),
-			lifted: new Set(state.lifted.map((r) => key(r.source, r.text))),
-			values: new Set(state.values.map((v) => key(v.name, v.value, v.source))),
-			read: new Set(state.files.read),
-			modified: new Set(state.files.modified),
+		ids: {
+			R: new Set([...state.rules.map((r) => r.id), ...state.lifted.map((r) => r.id)]),
+			D: new Set(state.decisions.map((d) => d.id)),
+			X: new Set(state.deadEnds.map((x) => x.id)),
+			N: new Set(state.notes.map((n) => n.id)),
 		},
+		rules: new Set(state.rules.map((r) => key(r.source, r.text))),
+		lifted: new Set(state.lifted.map((r) => key(r.source, r.text))),
+		commands: new Set(state.commands.map((c) => c.id)),
+		errors: new Map(state.errors.map((e, i) => [e.id, i])),
+		values: new Set(state.values.map((v) => key(v.name, v.value, v.source))),
+		read: new Set(state.files.read),
+		modified: new Set(state.files.modified),
 	};
 }
 
+/** Moves the counter past a carried id, so that the counter's next number is never an id given before. */
+function countPast(d: Draft<State>, kind: Counted, carried: string | undefined): void {
+	if (carried !== undefined) d.next[kind] = Math.max(d.next[kind], idNumber(carried) + 1);
+}
+
 /**
- * Hands the lists back frozen: immer walks a new, unfrozen value to look for drafts inside it, which cost a walk of
- * every list on every batch; a frozen one it takes as it is. Only the containers are frozen, in O(1) each.
+ * The id an entry gets (SPEC 8.7): the id its event carries, unless an entry of the state already has it; else, and
+ * for an event stored without one, the counter's next number, as the fold always gave. The counter moves past every
+ * id it sees, so its number is always free and no id is given twice: of two events carrying the same id (two racing
+ * `longhaul_remember` calls, two forks), the first in fold order keeps it and the later one takes the next number.
  */
-function handBack(w: Work): void {
-	const d = w.draft;
-	const files = { read: w.read, modified: w.modified };
-	d.rules = w.rules;
-	d.lifted = w.lifted;
-	d.decisions = w.decisions;
-	d.deadEnds = w.deadEnds;
-	d.notes = w.notes;
-	d.values = w.values;
-	d.commands = w.commands;
-	d.errors = w.errors;
-	d.files = files;
-	d.workLog = w.workLog;
-	d.closes = w.closes;
-	d.anomalies = w.anomalies;
-	d.foreign = w.foreign;
-	for (const list of [w.rules, w.lifted, w.decisions, w.deadEnds, w.notes, w.values, w.commands, w.errors])
-		Object.freeze(list);
-	for (const list of [w.read, w.modified, w.workLog, w.closes, w.anomalies, w.foreign, files]) Object.freeze(list);
+function idFor(d: Draft<State>, index: Index, kind: Counted, carried: string | undefined): string {
+	countPast(d, kind, carried);
+	const id = carried === undefined || index.ids[kind].has(carried) ? `${kind}${d.next[kind]++}` : carried;
+	index.ids[kind].add(id);
+	return id;
 }
 
-function take(w: Work, kind: keyof Counters): string {
-	const n = w.draft.next[kind];
-	w.draft.next[kind] = n + 1;
-	return `${kind}${n}`;
+/**
+ * Gives the draft its own plain copy of each list for the batch. An immer draft array costs a proxy trap and a
+ * finalize callback for every element pushed or read, which halved the fold's rate (the figures are in
+ * docs/architecture.md); a plain array the draft holds costs nothing per element, and immer takes it as the new
+ * value when the batch ends. The entries in these lists are shared with the state the batch started from, so a case
+ * reducer replaces an entry and never mutates one.
+ */
+function detachLists(d: Draft<State>, state: State): void {
+	d.rules = castDraft(state.rules.slice());
+	d.lifted = castDraft(state.lifted.slice());
+	d.decisions = castDraft(state.decisions.slice());
+	d.deadEnds = castDraft(state.deadEnds.slice());
+	d.notes = castDraft(state.notes.slice());
+	d.values = castDraft(state.values.slice());
+	d.commands = castDraft(state.commands.slice());
+	d.errors = castDraft(state.errors.slice());
+	d.files = { read: state.files.read.slice(), modified: state.files.modified.slice() };
+	d.workLog = castDraft(state.workLog.slice());
+	d.closes = castDraft(state.closes.slice());
+	d.anomalies = castDraft(state.anomalies.slice());
+	d.foreign = castDraft(state.foreign.slice());
+	d.next = { ...state.next };
 }
 
-/** Adds a rule, unless it is in force or was lifted: the same words from the same message never come back. */
-function addRule(w: Work, { words, source }: EventOf<"rule-added">["data"]): void {
+// Case reducers: each mutates the draft and the index beside it, and returns nothing.
+
+/** A rule already in force with the same source and words is not added twice (its id, if any, is still seen). */
+function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventOf<"rule-added">["data"]): void {
 	const k = key(source, words);
-	if (w.index.rules.has(k) || w.index.lifted.has(k)) return;
-	w.index.rules.add(k);
-	w.rules.push({ id: take(w, "R"), text: words, source });
+	if (index.rules.has(k) || index.lifted.has(k)) {
+		countPast(d, "R", id);
+		return;
+	}
+	index.rules.add(k);
+	d.rules.push({ id: idFor(d, index, "R", id), text: words, source });
 }
 
 /** Lifts the newest rule in force whose id or source is `target`. */
-function liftRule(w: Work, { target, by }: EventOf<"rule-lifted">["data"]): void {
-	let index = -1;
-	for (let i = w.rules.length - 1; i >= 0 && index < 0; i--) {
-		const rule = w.rules[i];
-		if (rule !== undefined && (rule.id === target || rule.source === target)) index = i;
-	}
-	const rule = w.rules[index];
+function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventOf<"rule-lifted">["data"]): void {
+	const at = d.rules.findLastIndex((rule) => rule.id === target || rule.source === target);
+	const [rule] = at < 0 ? [] : d.rules.splice(at, 1);
 	if (rule === undefined) {
-		w.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
+		d.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
 		return;
 	}
-	w.index.rules.delete(key(rule.source, rule.text));
-	w.rules.splice(index, 1);
-	w.index.lifted.add(key(rule.source, rule.text));
-	w.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
+	index.rules.delete(key(rule.source, rule.text));
+	index.lifted.add(key(rule.source, rule.text));
+	d.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
+}
+
+function decisionMade(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"decision-made">["data"]): void {
+	d.decisions.push({ id: idFor(d, index, "D", id), text, evidence: [...evidence] });
+}
+
+function deadEndFound(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"dead-end-found">["data"]): void {
+	d.deadEnds.push({ id: idFor(d, index, "X", id), text, evidence: [...evidence] });
+}
+
+function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventOf<"note-remembered">["data"]): void {
+	d.notes.push({ id: idFor(d, index, "N", id), text });
+}
+
+function valueRecorded(d: Draft<State>, index: Index, value: EventOf<"value-recorded">["data"]): void {
+	const k = key(value.name, value.value, value.source);
+	if (index.values.has(k)) return;
+	index.values.add(k);
+	d.values.push({ ...value });
+}
+
+/** A command id is recorded once: the first in fold order stands. */
+function commandRecorded(d: Draft<State>, index: Index, command: EventOf<"command-recorded">["data"]): void {
+	if (index.commands.has(command.id)) return;
+	index.commands.add(command.id);
+	d.commands.push({ ...command });
+}
+
+/** An error id is recorded once: the first in fold order stands. */
+function errorRecorded(d: Draft<State>, index: Index, error: EventOf<"error-recorded">["data"]): void {
+	if (index.errors.has(error.id)) return;
+	index.errors.set(error.id, d.errors.length);
+	d.errors.push({ ...error, fixedBy: null });
+}
+
+/** The first fix stands; a fix of an error not in the ledger changes nothing. */
+function errorFixed(d: Draft<State>, index: Index, { error, by }: EventOf<"error-fixed">["data"]): void {
+	const at = index.errors.get(error);
+	const found = at === undefined ? undefined : d.errors[at];
+	if (at !== undefined && found !== undefined && found.fixedBy === null) d.errors[at] = { ...found, fixedBy: by };
 }
 
 /** A modified file leaves the read list; a read file joins it only when it was never modified. */
-function addFiles(w: Work, { read, modified }: EventOf<"files-touched">["data"]): void {
+function filesTouched(d: Draft<State>, index: Index, { read, modified }: EventOf<"files-touched">["data"]): void {
 	let moved = false;
 	for (const path of modified) {
-		if (w.index.modified.has(path)) continue;
-		w.index.modified.add(path);
-		w.modified.push(path);
-		moved = moved || w.index.read.delete(path);
+		if (index.modified.has(path)) continue;
+		index.modified.add(path);
+		d.files.modified.push(path);
+		// Only the first modified path that was read leaves the read set: the fold has always done so, and stored
+		// sessions fold byte for byte (SPEC 8.7) until an issue names the change.
+		moved = moved || index.read.delete(path);
 	}
-	if (moved) {
-		// Rebuilt in place without spreading: a list of any length read from a transcript must not blow the stack.
-		const kept = w.read.filter((path) => w.index.read.has(path));
-		w.read.length = 0;
-		for (const path of kept) w.read.push(path);
-	}
+	// The read set holds the read list's paths in the list's order, so the list is rebuilt from it.
+	if (moved) d.files.read = Array.from(index.read);
 	for (const path of read) {
-		if (w.index.modified.has(path) || w.index.read.has(path)) continue;
-		w.index.read.add(path);
-		w.read.push(path);
+		if (index.modified.has(path) || index.read.has(path)) continue;
+		index.read.add(path);
+		d.files.read.push(path);
 	}
 }
 
-function fixError(w: Work, { error, by }: EventOf<"error-fixed">["data"]): void {
-	const index = w.index.errors.get(error);
-	const found = index === undefined ? undefined : w.errors[index];
-	if (index !== undefined && found !== undefined && found.fixedBy === null) w.errors[index] = { ...found, fixedBy: by };
-}
-
-function addValue(w: Work, value: EventOf<"value-recorded">["data"]): void {
-	const k = key(value.name, value.value, value.source);
-	if (w.index.values.has(k)) return;
-	w.index.values.add(k);
-	w.values.push({ ...value });
-}
-
-function addCommand(w: Work, command: EventOf<"command-recorded">["data"]): void {
-	if (w.index.commands.has(command.id)) return;
-	w.index.commands.add(command.id);
-	w.commands.push({ ...command });
-}
-
-function addError(w: Work, error: EventOf<"error-recorded">["data"]): void {
-	if (w.index.errors.has(error.id)) return;
-	w.index.errors.set(error.id, w.errors.length);
-	w.errors.push({ ...error, fixedBy: null });
+function spanClosed(d: Draft<State>, close: EventOf<"span-closed">["data"]): void {
+	d.spans = Math.max(d.spans, close.span);
+	d.closes.push({ ...close, unlabeled: [...close.unlabeled] });
 }
 
 /** Applies one event: one exhaustive switch over the event kinds. */
-function apply(w: Work, event: Event): void {
-	const d = w.draft;
+function apply(d: Draft<State>, index: Index, event: Event): void {
 	switch (event.type) {
 		case "rule-added":
-			addRule(w, event.data);
+			ruleAdded(d, index, event.data);
 			return;
 		case "rule-lifted":
-			liftRule(w, event.data);
+			ruleLifted(d, index, event.data);
 			return;
 		case "decision-made":
-			w.decisions.push({ id: take(w, "D"), text: event.data.text, evidence: [...event.data.evidence] });
+			decisionMade(d, index, event.data);
 			return;
 		case "dead-end-found":
-			w.deadEnds.push({ id: take(w, "X"), text: event.data.text, evidence: [...event.data.evidence] });
+			deadEndFound(d, index, event.data);
 			return;
 		case "note-remembered":
-			w.notes.push({ id: take(w, "N"), text: event.data.text });
+			noteRemembered(d, index, event.data);
 			return;
 		case "value-recorded":
-			addValue(w, event.data);
+			valueRecorded(d, index, event.data);
 			return;
 		case "objective-set":
 			d.objective = event.data.text;
 			return;
 		case "narrative-line":
-			w.workLog.push({ span: event.data.span, text: event.data.text });
+			d.workLog.push({ span: event.data.span, text: event.data.text });
 			return;
 		case "now-set":
 			d.now = event.data.text;
 			return;
 		case "command-recorded":
-			addCommand(w, event.data);
+			commandRecorded(d, index, event.data);
 			return;
 		case "error-recorded":
-			addError(w, event.data);
+			errorRecorded(d, index, event.data);
 			return;
 		case "error-fixed":
-			fixError(w, event.data);
+			errorFixed(d, index, event.data);
 			return;
 		case "files-touched":
-			addFiles(w, event.data);
+			filesTouched(d, index, event.data);
 			return;
 		case "world-taken":
 			d.world = { ...event.data.world };
 			return;
 		case "span-closed":
-			d.spans = Math.max(d.spans, event.data.span);
-			w.closes.push({ ...event.data, unlabeled: [...event.data.unlabeled] });
+			spanClosed(d, event.data);
 			return;
 		case "foreign-compaction-seen":
-			w.foreign.push({ ...event.data });
+			d.foreign.push({ ...event.data });
 			return;
 		case "anomaly":
-			w.anomalies.push({ ...event.data });
+			d.anomalies.push({ ...event.data });
 			return;
 		default: {
 			const unknownKind: never = event;
@@ -252,21 +246,17 @@ export interface Sequenced {
 	readonly event: Event;
 }
 
-/**
- * States are not deep-frozen: freezing walked every object of a long ledger on every batch and cost more than the
- * rest of the fold. Nothing mutates a state outside `evolve`, and the types are readonly throughout.
- */
 const immer = new Immer({ autoFreeze: false });
 
 /** The state after `events`: pure, one `produce` for the whole batch. */
 export function evolve(state: State, events: readonly Sequenced[]): State {
 	if (events.length === 0) return state;
+	const index = indexOf(state);
 	return immer.produce(state, (draft) => {
-		const work = workOn(draft, state);
+		detachLists(draft, state);
 		for (const { seq, event } of events) {
-			apply(work, event);
+			apply(draft, index, event);
 			if (seq !== null && seq > draft.lastSeq) draft.lastSeq = seq;
 		}
-		handBack(work);
 	});
 }

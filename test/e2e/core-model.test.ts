@@ -1,8 +1,8 @@
-import type { SessionEntry } from "@mariozechner/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeEvent } from "../../src/events/index.js";
 import { foldEntries } from "../../src/reducers/index.js";
 import { labeler } from "../support/fake-summarizer.js";
+import type { BranchEntry } from "../support/harness-parts.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { callTool, type Harness, say } from "../support/pi-harness.js";
 import { type SessionModel, sessionModel } from "../support/session-model.js";
@@ -17,13 +17,13 @@ afterEach(async () => {
 	harness = undefined;
 });
 
-function userText(entry: SessionEntry): string | undefined {
+function userText(entry: BranchEntry): string | undefined {
 	if (entry.type !== "message" || entry.message.role !== "user") return undefined;
 	const content = entry.message.content;
 	return typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
-function rememberedNote(entry: SessionEntry): string | undefined {
+function rememberedNote(entry: BranchEntry): string | undefined {
 	if (entry.type !== "custom" || entry.customType !== "compaction-state.event") return undefined;
 	const data: unknown = entry.data;
 	if (typeof data !== "object" || data === null || !("event" in data)) return undefined;

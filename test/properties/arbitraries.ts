@@ -19,6 +19,8 @@ export const hostileText = fc.oneof(
 const n = (max: number) => fc.integer({ min: 1, max });
 const userRef = n(60).map((i) => `u${i}`);
 const ruleId = n(30).map((i) => `R${i}`);
+/** An id a producer decided, from a small range so that events carrying the same id are common. */
+const carried = (kind: "R" | "D" | "X" | "N") => n(12).map((i) => `${kind}${i}`);
 const evidence = fc.array(
 	fc.oneof(
 		n(50).map((i) => `C${i}`),
@@ -31,18 +33,24 @@ const evidence = fc.array(
 export const eventArbitraries: { [K in EventType]: fc.Arbitrary<EventOf<K>> } = {
 	"rule-added": fc.record({
 		type: fc.constant("rule-added"),
-		data: fc.record({ words: hostileText, source: userRef }),
+		data: fc.record({ words: hostileText, source: userRef, id: carried("R") }, { requiredKeys: ["words", "source"] }),
 	}),
 	"rule-lifted": fc.record({
 		type: fc.constant("rule-lifted"),
 		data: fc.record({ target: fc.oneof(ruleId, userRef), by: userRef }),
 	}),
-	"decision-made": fc.record({ type: fc.constant("decision-made"), data: fc.record({ text: hostileText, evidence }) }),
+	"decision-made": fc.record({
+		type: fc.constant("decision-made"),
+		data: fc.record({ text: hostileText, evidence, id: carried("D") }, { requiredKeys: ["text", "evidence"] }),
+	}),
 	"dead-end-found": fc.record({
 		type: fc.constant("dead-end-found"),
-		data: fc.record({ text: hostileText, evidence }),
+		data: fc.record({ text: hostileText, evidence, id: carried("X") }, { requiredKeys: ["text", "evidence"] }),
 	}),
-	"note-remembered": fc.record({ type: fc.constant("note-remembered"), data: fc.record({ text: hostileText }) }),
+	"note-remembered": fc.record({
+		type: fc.constant("note-remembered"),
+		data: fc.record({ text: hostileText, id: carried("N") }, { requiredKeys: ["text"] }),
+	}),
 	"value-recorded": fc.record({
 		type: fc.constant("value-recorded"),
 		data: fc.record({

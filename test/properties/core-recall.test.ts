@@ -67,7 +67,7 @@ function sources() {
 			]),
 		),
 	);
-	return { state: folded.state, spanRecords: folded.spanRecords, users: userMessages(folded.branch) };
+	return { state: folded.state, spanRecords: folded.spanRecords, branch: folded.branch };
 }
 
 describe("longhaul_recall", () => {
@@ -81,13 +81,17 @@ describe("longhaul_recall", () => {
 		expect(recall("R2", s)).toBe("R2 (lifted by u3), from u2:\nalways lint");
 	});
 
-	it("a command: span, who ran it, exit code and the command", () => {
-		expect(recall("C1", s)).toBe("C1 (span 1, bash tool) exit 1:\nnpm test");
-		expect(recall("C2", s)).toBe("C2 (span 1, the user's own run) exit unknown:\nls");
+	it("a command: span, who ran it, exit code, the command, and that its output is not on the branch", () => {
+		expect(recall("C1", s)).toBe(
+			"C1 (span 1, bash tool) exit 1:\nnpm test\nprinted: (its output is not on this branch)",
+		);
+		expect(recall("C2", s)).toBe(
+			"C2 (span 1, the user's own run) exit unknown:\nls\nprinted: (its output is not on this branch)",
+		);
 	});
 
 	it("an error: tool, span, the command it came from and whether it is fixed", () => {
-		expect(recall("E1", s)).toBe("E1 (bash, span 1, from C1, fixed by C2):\n3 failed");
+		expect(recall("E1", s)).toBe("E1 (bash C1: npm test, span 1, fixed by C2):\n3 failed");
 		expect(recall("E2", s)).toBe("E2 (read, span 1, open):\nENOENT");
 	});
 

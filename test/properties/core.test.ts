@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeEvent, type Event, encodeEvent } from "../../src/events/index.js";
+import { decodeEvent, type Event, encodeEvent, idNumber } from "../../src/events/index.js";
 import {
 	anomaliesView,
 	isTerminalSafe,
@@ -157,7 +157,7 @@ describe("core laws", () => {
 		});
 	});
 
-	it("ids are unique and never reused, even after lifts", () => {
+	it("ids are unique and never reused, even after lifts, with and without the ids events carry", () => {
 		law([fc.array(anyEvent, { maxLength: 60 }), fc.integer({ min: 1, max: 5 })], (events, batches) => {
 			let state = initialState;
 			const size = Math.ceil(events.length / batches);
@@ -166,12 +166,58 @@ describe("core laws", () => {
 					state,
 					events.slice(i, i + size).map((event) => ({ seq: null, event })),
 				);
-			const ruleIds = [...state.rules, ...state.lifted].map((r) => r.id);
-			const others = [...state.decisions, ...state.deadEnds, ...state.notes].map((f) => f.id);
+			const given = {
+				R: [...state.rules, ...state.lifted].map((r) => r.id),
+				D: state.decisions.map((d) => d.id),
+				X: state.deadEnds.map((x) => x.id),
+				N: state.notes.map((n) => n.id),
+			};
 			const ledger = [...state.commands.map((c) => c.id), ...state.errors.map((e) => e.id)];
 			const unique = (ids: string[]) => new Set(ids).size === ids.length;
-			const added = events.filter((e) => e.type === "rule-added").length;
-			return unique(ruleIds) && unique(others) && unique(ledger) && state.next.R - 1 <= added;
+			// Every id given is below its counter, so the counter's next number is always a new id.
+			const belowCounter = (["R", "D", "X", "N"] as const).every((kind) =>
+				given[kind].every((id) => id.startsWith(kind) && idNumber(id) < state.next[kind]),
+			);
+			return Object.values(given).every(unique) && unique(ledger) && belowCounter;
+		});
+	});
+
+	it("an event keeps the id it carries unless an earlier entry of its kind was given that id", () => {
+		/** The k-th entry got the k-th event's id when that id was free, and a new id otherwise. */
+		const keptWhenFree = (carried: readonly (string | undefined)[], got: readonly string[]): boolean => {
+			const seen = new Set<string>();
+			return (
+				carried.length === got.length &&
+				carried.every((id, k) => {
+					const entry = got[k] ?? "";
+					const ok = id !== undefined && !seen.has(id) ? entry === id : !seen.has(entry);
+					seen.add(entry);
+					return ok;
+				})
+			);
+		};
+		law([fc.array(anyEvent, { maxLength: 60 })], (events) => {
+			const state = evolve(
+				initialState,
+				events.map((event) => ({ seq: null, event })),
+			);
+			// Decisions, dead ends and notes are never dropped: the k-th entry of a kind is from its k-th event.
+			const carried = (type: "decision-made" | "dead-end-found" | "note-remembered") =>
+				events.flatMap((e) => (e.type === type ? [e.data.id] : []));
+			return (
+				keptWhenFree(
+					carried("decision-made"),
+					state.decisions.map((d) => d.id),
+				) &&
+				keptWhenFree(
+					carried("dead-end-found"),
+					state.deadEnds.map((x) => x.id),
+				) &&
+				keptWhenFree(
+					carried("note-remembered"),
+					state.notes.map((n) => n.id),
+				)
+			);
 		});
 	});
 

@@ -74,15 +74,22 @@ describe("rule-added", () => {
 		expect(state.rules.map((r) => r.id)).toEqual(["R1", "R2"]);
 	});
 
-	it("the words of a lifted rule given again are a new rule with a new id; the lifted one keeps its id", () => {
+	// Issue 12 names this change: a pass that offered a judged message again stored its rule again after a lift.
+	it("a lifted rule added again by the same message with the same words stays lifted", () => {
 		const state = given(ruleAdded("never push", "u1"), ruleLifted("R1", "u2")).when(ruleAdded("never push", "u1"));
-		expect(state.rules).toEqual([{ id: "R2", text: "never push", source: "u1" }]);
+		expect(state.rules).toEqual([]);
 		expect(state.lifted).toEqual([{ id: "R1", text: "never push", source: "u1", by: "u2" }]);
 	});
 
-	it("a lift and the same words again within one batch give a new rule too", () => {
+	it("a lift and the same words from the same message again within one batch: the rule stays lifted", () => {
 		const state = given().when(ruleAdded("never push", "u1"), ruleLifted("u1", "u2"), ruleAdded("never push", "u1"));
-		expect(state.rules.map((r) => r.id)).toEqual(["R2"]);
+		expect(state.rules).toEqual([]);
+		expect(state.lifted.map((r) => r.id)).toEqual(["R1"]);
+	});
+
+	it("the words of a lifted rule given again by a later message are a new rule with a new id", () => {
+		const state = given(ruleAdded("never push", "u1"), ruleLifted("R1", "u2")).when(ruleAdded("never push", "u3"));
+		expect(state.rules).toEqual([{ id: "R2", text: "never push", source: "u3" }]);
 		expect(state.lifted.map((r) => r.id)).toEqual(["R1"]);
 	});
 
