@@ -19,7 +19,7 @@ describe("redactRendered", () => {
 		const out = await redactRendered(redactor, renderSummary(state).text);
 		expect(out).toContain(`> push with ${token} only`);
 		expect(out).toContain("GITHUB_TOKEN=[redacted: github token]");
-		expect(out).toContain("- port: 5173 (C1)");
+		expect(out).toContain("- port 5173 (C1)");
 		expect(out.split(token).length).toBe(2);
 	});
 
