@@ -15,10 +15,10 @@ const RuleJson = t.type({ id: t.string, text: t.string, source: t.string });
 const StateJson = t.type({ rules: t.array(RuleJson) });
 
 /** The rules `npm run state -- FILE --json` prints for a transcript's text. */
-function stateRules(jsonl: string): unknown {
+async function stateRules(jsonl: string): Promise<unknown> {
 	const file = join(dir, "session.jsonl");
 	writeFileSync(file, jsonl);
-	const printed: unknown = JSON.parse(runStateCli([file, "--json"], {}).stdout);
+	const printed: unknown = JSON.parse((await runStateCli([file, "--json"], {})).stdout);
 	return StateJson.is(printed) ? printed.rules : "unreadable";
 }
 
@@ -50,7 +50,7 @@ describe("a long session in a real pi session", () => {
 		const session = await longSession(repoRoot, async (s, seen) => {
 			const compaction = s.branch().findLast((e) => e.type === "compaction");
 			const summary = compaction?.type === "compaction" ? summaryRules(compaction.summary) : "no compaction";
-			after.push({ rules: stateRules(s.jsonl()), summary, judged: seen.judged });
+			after.push({ rules: await stateRules(s.jsonl()), summary, judged: seen.judged });
 		});
 		const { compactions } = session;
 		expect(compactions.length).toBeGreaterThanOrEqual(12);

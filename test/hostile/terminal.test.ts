@@ -143,30 +143,30 @@ function transcript(attack: string): string {
 }
 
 /** Runs every view of `state` over the file; each must succeed. */
-function views(file: string): Record<View | "span2", string> {
-	const run = (...args: string[]) => {
-		const result = runStateCli([file, ...args], {});
+async function views(file: string): Promise<Record<View | "span2", string>> {
+	const run = async (...args: string[]) => {
+		const result = await runStateCli([file, ...args], {});
 		expect(result.stderr).toBe("");
 		expect(result.code).toBe(0);
 		return result.stdout;
 	};
 	return {
-		state: run(),
-		spans: run("--spans"),
-		anomalies: run("--anomalies"),
-		json: run("--json"),
-		span1: run("--span", "1"),
-		span2: run("--span", "2", "--json"),
+		state: await run(),
+		spans: await run("--spans"),
+		anomalies: await run("--anomalies"),
+		json: await run("--json"),
+		span1: await run("--span", "1"),
+		span2: await run("--span", "2", "--json"),
 	};
 }
 
 describe("state prints no control character, whatever the transcript holds", () => {
 	it.each(TERMINAL_ATTACKS.map((attack, index) => [index, attack]))(
 		"attack %i, in every field, in every view",
-		(index, attack) => {
+		async (index, attack) => {
 			const file = join(dir, `attack-${index}.jsonl`);
 			writeFileSync(file, transcript(attack));
-			const printed = views(file);
+			const printed = await views(file);
 			for (const [view, text] of Object.entries(printed)) {
 				expect({ view, unsafe: unsafeCharacters(text) }).toEqual({ view, unsafe: [] });
 				expect(isTerminalSafe(text)).toBe(true);
@@ -181,11 +181,11 @@ describe("state prints no control character, whatever the transcript holds", () 
 		},
 	);
 
-	it("--json escapes without loss: every hostile string reads back exactly", () => {
+	it("--json escapes without loss: every hostile string reads back exactly", async () => {
 		const attack = TERMINAL_ATTACKS.join("");
 		const file = join(dir, "all.jsonl");
 		writeFileSync(file, transcript(attack));
-		const json = JSON.parse(views(file).json);
+		const json = JSON.parse((await views(file)).json);
 		expect(json.objective).toBe(`${FIELDS.objective.marker}${attack}`);
 		expect(json.rules[0].text).toBe(`${FIELDS.rule.marker}${attack}`);
 		expect(json.commands[0].toolCallId).toBe(`${FIELDS.toolCallId.marker}${attack}`);
@@ -193,11 +193,11 @@ describe("state prints no control character, whatever the transcript holds", () 
 		expect(json.foreign[0].entry).toBe(`${FIELDS.entryId.marker}${attack}4`);
 	});
 
-	it("reports each hostile entry as an anomaly, named by its (escaped) id", () => {
+	it("reports each hostile entry as an anomaly, named by its (escaped) id", async () => {
 		const attack = TERMINAL_ATTACKS[0] ?? "";
 		const file = join(dir, "anomalies.jsonl");
 		writeFileSync(file, transcript(attack));
-		const anomalies: { entry: string; reason: string }[] = JSON.parse(views(file).json).anomalies;
+		const anomalies: { entry: string; reason: string }[] = JSON.parse((await views(file)).json).anomalies;
 		const reasons = anomalies.map((a) => a.reason);
 		const named = (name: Name) => `${FIELDS[name].marker}${attack}`;
 		expect(anomalies.map((a) => a.entry)).toEqual(
@@ -224,11 +224,11 @@ describe("state prints no control character, whatever the transcript holds", () 
 		);
 	});
 
-	it("error messages escape a hostile file name and a hostile option", () => {
+	it("error messages escape a hostile file name and a hostile option", async () => {
 		const attack = TERMINAL_ATTACKS.join("");
-		const missing = runStateCli([join(dir, `missing${attack}.jsonl`)], {});
-		const option = runStateCli([`--${attack}`], {});
-		const agent = runStateCli([], { PI_CODING_AGENT_DIR: join(dir, attack) });
+		const missing = await runStateCli([join(dir, `missing${attack}.jsonl`)], {});
+		const option = await runStateCli([`--${attack}`], {});
+		const agent = await runStateCli([], { PI_CODING_AGENT_DIR: join(dir, attack) });
 		for (const result of [missing, option, agent]) {
 			expect(result.code).toBe(2);
 			expect(result.stderr).not.toBe("");

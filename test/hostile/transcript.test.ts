@@ -39,18 +39,18 @@ const HEADER = `${JSON.stringify({ type: "session", version: 3, id: "s" })}\n`;
  * same bytes, `--span N` answers for every span the state closed, and the file's bytes are left as they were.
  * A file whose first line is no session header is one line naming it and exit 2, its bytes left as they were.
  */
-function expectCliHolds(file: string, folded: Folded): void {
+async function expectCliHolds(file: string, folded: Folded): Promise<void> {
 	const bytes = readFileSync(file);
 	if (!startsWithSessionHeader(bytes.toString("utf8"))) {
 		const refused = `${file}: not a pi session (its first line is no session header)\n`;
-		expect(runStateCli([file, "--json"], {})).toEqual({ stdout: "", stderr: refused, code: 2 });
+		expect(await runStateCli([file, "--json"], {})).toEqual({ stdout: "", stderr: refused, code: 2 });
 		expect(readFileSync(file).equals(bytes)).toBe(true);
 		return;
 	}
 	const spans = [...new Set(folded.state.closes.map((c) => c.span))];
 	const runs = [[], ["--spans"], ["--anomalies"], ["--json"], ...spans.map((n) => ["--span", String(n)])];
 	for (const args of runs) {
-		const result = runStateCli([file, ...args], {});
+		const result = await runStateCli([file, ...args], {});
 		expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 0, stderr: "" });
 		expect(unsafeCharacters(result.stdout)).toEqual([]);
 		if (args[0] === "--json") expect(result.stdout).toBe(stateJson(folded.state));
@@ -231,24 +231,24 @@ function newerOnBranch(folded: Folded): string[] {
 }
 
 describe("transcript fuzzing: neither the fold nor state ever throws", () => {
-	it("raw bytes, decoded as UTF-8 with invalid sequences: every view renders safely and each unreadable line is reported", () => {
-		fc.assert(
-			fc.property(corruptBytes, (bytes) => {
+	it("raw bytes, decoded as UTF-8 with invalid sequences: every view renders safely and each unreadable line is reported", async () => {
+		await fc.assert(
+			fc.asyncProperty(corruptBytes, async (bytes) => {
 				const text = bytes.toString("utf8");
 				const folded = foldTranscript(text);
 				const reported = folded.state.anomalies.map((a) => a.entry);
 				expect(reported).toEqual(expect.arrayContaining(unreadableLines(text)));
-				expectCliHolds(fileOf(bytes), folded);
+				await expectCliHolds(fileOf(bytes), folded);
 				const headed = Buffer.concat([Buffer.from(HEADER), bytes]);
-				expectCliHolds(fileOf(headed), foldTranscript(headed.toString("utf8")));
+				await expectCliHolds(fileOf(headed), foldTranscript(headed.toString("utf8")));
 			}),
 			params({ numRuns: 60 }),
 		);
 	});
 
-	it("entries of the right structure with wrong types, missing fields, cycles, duplicates and newer formats", () => {
-		fc.assert(
-			fc.property(structuralText, (text) => {
+	it("entries of the right structure with wrong types, missing fields, cycles, duplicates and newer formats", async () => {
+		await fc.assert(
+			fc.asyncProperty(structuralText, async (text) => {
 				const folded = foldTranscript(text);
 				const ids = folded.branch.map((e) => e.id);
 				expect(new Set(ids).size).toBe(ids.length);
@@ -266,7 +266,7 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 						expect(folded.events.some((l) => l.entry === entry.id)).toBe(true);
 				const refusedNewer = folded.state.anomalies.filter((a) => /is newer than 1; refused/.test(a.reason));
 				expect(refusedNewer.map((a) => a.entry).sort()).toEqual(newerOnBranch(folded).sort());
-				expectCliHolds(fileOf(text), folded);
+				await expectCliHolds(fileOf(text), folded);
 			}),
 			params({ numRuns: 150 }),
 		);
@@ -324,7 +324,7 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 		);
 	});
 
-	it("invalid UTF-8 inside a string costs only those characters: no anomaly, the entry is read", () => {
+	it("invalid UTF-8 inside a string costs only those characters: no anomaly, the entry is read", async () => {
 		const placeholder = "@@BAD@@";
 		const specs = transcriptSpecs.map((s) => [
 			...s,
@@ -335,8 +335,8 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 				events: [{ type: "note-remembered" as const, data: { text: `note ${placeholder}` } }],
 			},
 		]);
-		fc.assert(
-			fc.property(specs, badUtf8, (entries, bad) => {
+		await fc.assert(
+			fc.asyncProperty(specs, badUtf8, async (entries, bad) => {
 				const text = transcriptText(place(entries));
 				const bytes = Buffer.concat(
 					text.split(placeholder).flatMap((part, i) => (i === 0 ? [Buffer.from(part)] : [bad, Buffer.from(part)])),
@@ -345,7 +345,7 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 				const folded = foldTranscript(bytes.toString("utf8"));
 				expect(folded.state.anomalies).toEqual(clean.state.anomalies);
 				expect(folded.state.notes.at(-1)?.text).toBe(`note ${bad.toString("utf8")}`);
-				expectCliHolds(fileOf(bytes), folded);
+				await expectCliHolds(fileOf(bytes), folded);
 			}),
 			params({ numRuns: 40 }),
 		);
@@ -383,7 +383,7 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 });
 
 describe("transcripts built to exhaust", () => {
-	it("a 50 MB line is reported and skipped, and costs only itself: the entries around it stay on the branch", () => {
+	it("a 50 MB line is reported and skipped, and costs only itself: the entries around it stay on the branch", async () => {
 		const huge = "y".repeat(50 * 1024 * 1024);
 		const rule = { type: "rule-added" as const, data: { words: "never add dependencies", source: "u1" } };
 		const close = (span: number) => ({
@@ -409,11 +409,11 @@ describe("transcripts built to exhaust", () => {
 		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
 		expect(folded.state.closes.map((c) => c.span)).toEqual([1, 2]);
 		const file = fileOf(text);
-		expectCliHolds(file, folded);
-		expect(runStateCli([file, "--anomalies"], {}).stdout).toContain("line 4: line of");
+		await expectCliHolds(file, folded);
+		expect((await runStateCli([file, "--anomalies"], {})).stdout).toContain("line 4: line of");
 	});
 
-	it("a million tiny entries fold, and state reads them, within vitest's time limit", () => {
+	it("a million tiny entries fold, and state reads them, within vitest's time limit", async () => {
 		const count = 1_000_000;
 		const note = (n: number) =>
 			JSON.stringify({
@@ -434,7 +434,7 @@ describe("transcripts built to exhaust", () => {
 		expect(folded.state.anomalies).toEqual([]);
 		expect(folded.state.notes).toHaveLength(count / 10_000);
 		expect(folded.state.lastSeq).toBe(count / 10_000);
-		const result = runStateCli([fileOf(text), "--json"], {});
+		const result = await runStateCli([fileOf(text), "--json"], {});
 		expect(result.code).toBe(0);
 		expect(JSON.parse(result.stdout).notes.at(-1)).toEqual({ id: "N100", text: `n${count}` });
 	}, 120_000);

@@ -1,7 +1,10 @@
 import * as E from "fp-ts/lib/Either.js";
-import { anomaliesView, sanitize, spansView, stateJson, stateView } from "../../projections/index.js";
+import { anomaliesView, safeJson, sanitize, spansView, stateObject, stateView } from "../../projections/index.js";
 import { foldTranscript, stateAtSpan } from "../../reducers/index.js";
+import type { State } from "../../reducers/state.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
+import { loadConfig } from "../config.js";
+import { createRedactor, type JsonPath, type Redactor, redactJson, redactRendered } from "../redact/index.js";
 import { readSessionFile } from "./session-file.js";
 
 /** What the state inspector prints, and its exit code. */
@@ -54,8 +57,26 @@ export function parseArgs(argv: readonly string[]): E.Either<string, Args> {
 	return E.right({ file, view, span });
 }
 
-/** Runs `state` over argv and the environment; read only, never throws on a transcript. */
-export function runStateCli(argv: readonly string[], env: NodeJS.ProcessEnv): CliResult {
+/** A rule's words in `state --json` (`rules[i].text`, `lifted[i].text`): the user's own, shown verbatim. */
+function isRuleText(path: JsonPath): boolean {
+	return path.length === 3 && (path[0] === "rules" || path[0] === "lifted") && path[2] === "text";
+}
+
+/** `state --json` with its secrets replaced: every string but a rule's words, walked in the decoded object. */
+async function redactedJson(redactor: Redactor, state: State): Promise<string> {
+	return `${safeJson(await redactJson(redactor, stateObject(state), isRuleText), 2)}\n`;
+}
+
+/**
+ * Runs `state` over argv and the environment; read only, never throws on a transcript. What it prints is redacted
+ * as /longhaul redacts (the rules verbatim) unless `longhaul.json` (pi's agent dir, then `<cwd>/.pi`) says
+ * `"redact": false`; a bad config line goes to stderr.
+ */
+export async function runStateCli(
+	argv: readonly string[],
+	env: NodeJS.ProcessEnv,
+	cwd: string = process.cwd(),
+): Promise<CliResult> {
 	const args = parseArgs(argv);
 	if (E.isLeft(args)) return fail(args.left);
 	const { view, span } = args.right;
@@ -65,9 +86,18 @@ export function runStateCli(argv: readonly string[], env: NodeJS.ProcessEnv): Cl
 	const text = readSessionFile(file);
 	if (E.isLeft(text)) return fail(`${file}: ${text.left}`);
 	const folded = foldTranscript(text.right);
-	if (view === "spans") return { stdout: spansView(folded), stderr: "", code: 0 };
-	if (view === "anomalies") return { stdout: anomaliesView(folded.state), stderr: "", code: 0 };
 	const state = span === undefined ? folded.state : stateAtSpan(folded, span);
 	if (state === undefined) return fail(`span ${span} is not on this branch (it has ${folded.state.spans} spans)`);
-	return { stdout: view === "json" ? stateJson(state) : stateView(state), stderr: "", code: 0 };
+	const { config, problems } = loadConfig(dir, cwd);
+	const redactor = createRedactor(config.redact);
+	const stderr = problems.map((p) => `${sanitize(p)}\n`).join("");
+	const stdout =
+		view === "spans"
+			? await redactor.redact(spansView(folded))
+			: view === "anomalies"
+				? await redactor.redact(anomaliesView(folded.state))
+				: view === "json"
+					? await redactedJson(redactor, state)
+					: await redactRendered(redactor, stateView(state));
+	return { stdout, stderr, code: 0 };
 }

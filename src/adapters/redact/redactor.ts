@@ -1,6 +1,5 @@
 import { secretSpans } from "../../pass/verify/secrets.js";
 import { candidateLines, LINT_TRIGGER, RULE_TRIGGER } from "./prefilter.js";
-import { lintSecrets } from "./secretlint.js";
 
 /** Replaces secrets in text that leaves Longhaul (the summary, the prompt, recall, the views, the log's excerpts). */
 export interface Redactor {
@@ -28,7 +27,10 @@ async function secretsIn(texts: readonly string[]): Promise<Map<string, string>>
 	const add = (text: string, kind: string) => {
 		if (text.length >= MIN_SECRET_CHARS && !secrets.has(text)) secrets.set(text, kind);
 	};
-	for (const found of await lintSecrets(candidateLines(texts, LINT_TRIGGER))) add(found.text, found.kind);
+	const lint = candidateLines(texts, LINT_TRIGGER);
+	// secretlint is imported only when a line may hold what it finds: loading it costs more than most lints.
+	if (lint !== "")
+		for (const found of await (await import("./secretlint.js")).lintSecrets(lint)) add(found.text, found.kind);
 	const lines = candidateLines(texts, RULE_TRIGGER);
 	for (const span of secretSpans(lines)) add(lines.slice(span.start, span.end), span.kind);
 	return secrets;

@@ -18,20 +18,20 @@ function tempFile(name: string, text: string): string {
 }
 
 describe("state CLI", () => {
-	it("a missing file is one clear line and exit code 2", () => {
-		const result = runStateCli(["/nonexistent/x.jsonl"], {});
+	it("a missing file is one clear line and exit code 2", async () => {
+		const result = await runStateCli(["/nonexistent/x.jsonl"], {});
 		expect(result.code).toBe(2);
 		expect(result.stdout).toBe("");
 		expect(result.stderr).toBe("/nonexistent/x.jsonl: cannot read (ENOENT)\n");
 	});
 
-	it("an unknown option or a bad span number is a usage error with exit code 2", () => {
-		expect(runStateCli(["--frobnicate"], {}).code).toBe(2);
-		expect(runStateCli(["f.jsonl", "--span", "zero"], {}).stderr).toContain("--span needs a span number");
-		expect(runStateCli(["f.jsonl", "--spans", "--json"], {}).code).toBe(2);
+	it("an unknown option or a bad span number is a usage error with exit code 2", async () => {
+		expect((await runStateCli(["--frobnicate"], {})).code).toBe(2);
+		expect((await runStateCli(["f.jsonl", "--span", "zero"], {})).stderr).toContain("--span needs a span number");
+		expect((await runStateCli(["f.jsonl", "--spans", "--json"], {})).code).toBe(2);
 	});
 
-	it("without FILE it reads the newest transcript under PI_CODING_AGENT_DIR", () => {
+	it("without FILE it reads the newest transcript under PI_CODING_AGENT_DIR", async () => {
 		const agent = mkdtempSync(join(tmpdir(), "longhaul-agent-"));
 		mkdirSync(join(agent, "sessions", "--proj--"), { recursive: true });
 		const older = join(agent, "sessions", "--proj--", "a.jsonl");
@@ -39,19 +39,19 @@ describe("state CLI", () => {
 		writeFileSync(older, transcriptText(place([{ kind: "foreign-compaction", summary: "old one" }], "old")));
 		writeFileSync(newer, transcriptText(place([{ kind: "foreign-compaction", summary: "new" }], "new")));
 		utimesSync(older, new Date(2000, 1, 1), new Date(2000, 1, 1));
-		const result = runStateCli(["--json"], { PI_CODING_AGENT_DIR: agent });
+		const result = await runStateCli(["--json"], { PI_CODING_AGENT_DIR: agent });
 		expect(result.code).toBe(0);
 		expect(JSON.parse(result.stdout).foreign).toEqual([{ entry: "new1", summaryChars: 3, fromHook: false }]);
 	});
 
-	it("with no transcript anywhere it says where it looked and exits 2", () => {
+	it("with no transcript anywhere it says where it looked and exits 2", async () => {
 		const agent = mkdtempSync(join(tmpdir(), "longhaul-agent-"));
-		const result = runStateCli([], { PI_CODING_AGENT_DIR: agent });
+		const result = await runStateCli([], { PI_CODING_AGENT_DIR: agent });
 		expect(result.code).toBe(2);
 		expect(result.stderr).toContain(join(agent, "sessions"));
 	});
 
-	it("--span N shows the state when span N closed, and a span not on the branch is exit 2", () => {
+	it("--span N shows the state when span N closed, and a span not on the branch is exit 2", async () => {
 		const close = (span: number) => ({
 			type: "span-closed" as const,
 			data: { span, kind: "whole" as const, unlabeled: [], reason: null },
@@ -75,16 +75,16 @@ describe("state CLI", () => {
 				]),
 			),
 		);
-		const atOne = JSON.parse(runStateCli([path, "--span", "1", "--json"], {}).stdout);
-		const now = JSON.parse(runStateCli([path, "--json"], {}).stdout);
+		const atOne = JSON.parse((await runStateCli([path, "--span", "1", "--json"], {})).stdout);
+		const now = JSON.parse((await runStateCli([path, "--json"], {})).stdout);
 		expect(atOne.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
 		expect(now.rules).toEqual([]);
 		expect(now.lifted).toEqual([{ id: "R1", text: "never add dependencies", source: "u1", by: "u2" }]);
-		expect(runStateCli([path, "--span", "1"], {}).stdout).toContain("> never add dependencies");
-		expect(runStateCli([path, "--span", "3"], {}).code).toBe(2);
+		expect((await runStateCli([path, "--span", "1"], {})).stdout).toContain("> never add dependencies");
+		expect((await runStateCli([path, "--span", "3"], {})).code).toBe(2);
 	});
 
-	it("prints no control character from a hostile transcript, in any view", () => {
+	it("prints no control character from a hostile transcript, in any view", async () => {
 		const evil = "\u001b]52;c;SGVsbG8=\u0007\u001b[2J\u009b31m\u202eevil\r";
 		const path = tempFile(
 			"evil.jsonl",
@@ -106,7 +106,7 @@ describe("state CLI", () => {
 			)}{"type":"${evil}"\n`,
 		);
 		for (const view of [[], ["--spans"], ["--anomalies"], ["--json"], ["--span", "1"]]) {
-			const result = runStateCli([path, ...view], {});
+			const result = await runStateCli([path, ...view], {});
 			expect(result.code).toBe(0);
 			expect(isTerminalSafe(result.stdout)).toBe(true);
 			expect(result.stdout).not.toContain("\u001b");
@@ -116,11 +116,13 @@ describe("state CLI", () => {
 
 describeShared("state CLI on the real transcripts", () => {
 	for (const name of ["before-compaction.jsonl", "large-session.jsonl"]) {
-		it(`${name}: folds, leaves the bytes unchanged, and prints the same bytes every run`, () => {
+		it(`${name}: folds, leaves the bytes unchanged, and prints the same bytes every run`, async () => {
 			const path = copyShared(name);
 			const before = sha(path);
-			const outputs = [[], ["--json"], ["--spans"], ["--anomalies"]].map((view) => runStateCli([path, ...view], {}));
-			const again = runStateCli([path, "--json"], {});
+			const outputs = await Promise.all(
+				[[], ["--json"], ["--spans"], ["--anomalies"]].map((view) => runStateCli([path, ...view], {})),
+			);
+			const again = await runStateCli([path, "--json"], {});
 			expect(sha(path)).toBe(before);
 			expect(outputs.map((o) => o.code)).toEqual([0, 0, 0, 0]);
 			expect(again.stdout).toBe(outputs[1]?.stdout);
@@ -128,14 +130,14 @@ describeShared("state CLI on the real transcripts", () => {
 		});
 	}
 
-	it("before-compaction.jsonl: pi's two compactions are listed as foreign and the state is empty", () => {
+	it("before-compaction.jsonl: pi's two compactions are listed as foreign and the state is empty", async () => {
 		const path = copyShared("before-compaction.jsonl");
 		const lines = readFileSync(path, "utf8").split("\n");
 		const compactionLines = lines.flatMap((line, i) => (line.includes('"type":"compaction"') ? [`L${i + 1}`] : []));
-		const state = JSON.parse(runStateCli([path, "--json"], {}).stdout);
+		const state = JSON.parse((await runStateCli([path, "--json"], {})).stdout);
 		expect(compactionLines).toHaveLength(2);
 		expect(state.foreign.map((f: { entry: string }) => f.entry)).toEqual(compactionLines);
 		expect(state.rules).toEqual([]);
-		expect(runStateCli([path], {}).stdout).toContain("Foreign compactions (not Longhaul's): 2");
+		expect((await runStateCli([path], {})).stdout).toContain("Foreign compactions (not Longhaul's): 2");
 	});
 });

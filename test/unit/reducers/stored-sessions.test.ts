@@ -20,23 +20,23 @@ const golden = (name: string) => readFileSync(join(repoRoot, "test/fixtures/gold
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** `state FILE --json` as the CLI prints it, and the whole folded State (counters and closes included). */
-function outputs(path: string): { json: string; fold: string } {
-	const cli = runStateCli([path, "--json"], {});
+async function outputs(path: string): Promise<{ json: string; fold: string }> {
+	const cli = await runStateCli([path, "--json"], {});
 	expect(cli.code).toBe(0);
 	return { json: cli.stdout, fold: `${JSON.stringify(foldTranscript(readFileSync(path, "utf8")).state, null, 2)}\n` };
 }
 
 describe("stored sessions fold to the same state, byte for byte (SPEC 8.7)", () => {
-	it("the demo transcript", () => {
-		const got = outputs(join(repoRoot, "test/fixtures/demo/demo.jsonl"));
+	it("the demo transcript", async () => {
+		const got = await outputs(join(repoRoot, "test/fixtures/demo/demo.jsonl"));
 		expect(got.json).toBe(golden("demo.state.txt"));
 		expect(got.fold).toBe(golden("demo.fold.txt"));
 	});
 
-	it("a stored session with every event kind and every case the reducer decides", () => {
+	it("a stored session with every event kind and every case the reducer decides", async () => {
 		const path = join(mkdtempSync(join(tmpdir(), "longhaul-stored-")), "stored.jsonl");
 		writeFileSync(path, storedSessionText());
-		const got = outputs(path);
+		const got = await outputs(path);
 		expect(got.json).toBe(golden("stored-session.state.txt"));
 		expect(got.fold).toBe(golden("stored-session.fold.txt"));
 	});
@@ -53,9 +53,9 @@ describe("stored sessions fold to the same state, byte for byte (SPEC 8.7)", () 
 				"10c1a773d426c24214a58ce00904f15f8606830c71db2d6cc13b808fdc514645",
 				"9bb9a02867b4677bfb588f8f2fa550359146d33395c682eb836cb5f212895bfd",
 			],
-		])("%s", (name, jsonSha, foldSha) => {
+		])("%s", async (name, jsonSha, foldSha) => {
 			const path = copyShared(name);
-			const cli = runStateCli([path, "--json"], {});
+			const cli = await runStateCli([path, "--json"], {});
 			expect(cli.code).toBe(0);
 			expect(sha(cli.stdout)).toBe(jsonSha);
 			expect(sha(JSON.stringify(foldTranscript(readFileSync(path, "utf8")).state))).toBe(foldSha);

@@ -1,0 +1,32 @@
+import type { Redactor } from "./redactor.js";
+
+/** Where a string stands in a JSON value: the keys and indexes from the root down. */
+export type JsonPath = readonly (string | number)[];
+
+/** `value` with each string replaced by `at(string, path)`, walked in one fixed order; keys are left as they are. */
+function mapStrings(value: unknown, path: JsonPath, at: (text: string, path: JsonPath) => string): unknown {
+	if (typeof value === "string") return at(value, path);
+	if (Array.isArray(value)) return value.map((item, i) => mapStrings(item, [...path, i], at));
+	if (typeof value === "object" && value !== null)
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, [...path, k], at)]));
+	return value;
+}
+
+/**
+ * A decoded JSON value with every string redacted but those `verbatim` names, walked as a value (never as its
+ * serialized text, where an escape could split a secret); one lint for the whole value.
+ */
+export async function redactJson(
+	redactor: Redactor,
+	value: unknown,
+	verbatim: (path: JsonPath) => boolean,
+): Promise<unknown> {
+	const texts: string[] = [];
+	mapStrings(value, [], (text, path) => {
+		if (!verbatim(path)) texts.push(text);
+		return text;
+	});
+	const redacted = await redactor.redactAll(texts);
+	let next = 0;
+	return mapStrings(value, [], (text, path) => (verbatim(path) ? text : (redacted[next++] ?? text)));
+}
