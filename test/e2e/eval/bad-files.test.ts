@@ -29,14 +29,14 @@ function files(): { good: string; empty: string; junk: string; dir: string } {
 }
 
 describe("state on a file that is no pi session", () => {
-	it("an empty file, a junk file and a directory are one line naming them, exit 2, nothing on stdout", () => {
+	it("an empty file, a junk file and a directory are one line naming them, exit 2, nothing on stdout", async () => {
 		const { empty, junk, dir } = files();
 		for (const [path, reason] of [
 			[empty, NO_SESSION],
 			[junk, NO_SESSION],
 			[dir, "not a regular file"],
 		]) {
-			expect(runStateCli([path ?? ""], {})).toEqual({ stdout: "", stderr: `${path}: ${reason}\n`, code: 2 });
+			expect(await runStateCli([path ?? ""], {})).toEqual({ stdout: "", stderr: `${path}: ${reason}\n`, code: 2 });
 		}
 	});
 });
