@@ -1,7 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { type Harness, say, startSession } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
@@ -15,18 +13,6 @@ afterEach(async () => {
 	await harness?.dispose();
 	harness = undefined;
 });
-
-function logPath(): string {
-	return join(mkdtempSync(join(tmpdir(), "longhaul-e2e-log-")), "log.jsonl");
-}
-
-function records(path: string): Record<string, unknown>[] {
-	if (!existsSync(path)) return [];
-	return readFileSync(path, "utf8")
-		.split("\n")
-		.filter((line) => line !== "")
-		.map((line) => JSON.parse(line));
-}
 
 describe("the session's model served by an extension's own provider stream (pi.registerProvider with streamSimple)", () => {
 	it("Longhaul's diff reaches it, and the rule lands verbatim (through pi's model registry)", async () => {

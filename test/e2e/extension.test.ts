@@ -1,9 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
+import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { callBash, callTool, fail, type Harness, PI_LINE, say, startSession } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
@@ -13,18 +14,6 @@ afterEach(async () => {
 	await harness?.dispose();
 	harness = undefined;
 });
-
-function logPath(): string {
-	return join(mkdtempSync(join(tmpdir(), "longhaul-e2e-log-")), "log.jsonl");
-}
-
-function records(path: string): Record<string, unknown>[] {
-	if (!existsSync(path)) return [];
-	return readFileSync(path, "utf8")
-		.split("\n")
-		.filter((line) => line !== "")
-		.map((line) => JSON.parse(line));
-}
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
