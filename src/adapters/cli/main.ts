@@ -27,7 +27,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 		run: async (argv) => (await import("./state-cli.js")).runStateCli(argv, process.env),
 	},
 	preview: {
-		summary: "[FILE] [--world] [--keep-recent-tokens N]  what Longhaul would keep if compacted now (no model, read only)",
+		summary:
+			"[FILE] [--world] [--keep-recent-tokens N]  what Longhaul would keep if compacted now (no model, read only)",
 		needsPi: false,
 		run: async (argv) => {
 			const { runPreviewCli } = await import("./preview-cli.js");

@@ -7,7 +7,7 @@ import { PI_KEEP_RECENT_TOKENS, piCut } from "../../pass/cut.js";
 import { sanitize } from "../../projections/sanitize.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
-import { runPass } from "../pass/run-pass.js";
+import { type PassOutcome, runPass } from "../pass/run-pass.js";
 import { readSessionFile } from "./session-file.js";
 import type { CliResult } from "./state-cli.js";
 
@@ -79,21 +79,27 @@ function asObjects(branch: readonly Entry[]): Record<string, unknown>[] {
 	return branch.map((entry) => ({ ...entry.raw, id: entry.id, parentId: entry.parentId }));
 }
 
-/** Runs `preview`: reads the transcript (never writes it), cuts it as pi would, and prints the pass's summary. */
-export async function runPreviewCli(argv: readonly string[], caps: PreviewCapabilities): Promise<CliResult> {
-	const args = parsePreviewArgs(argv);
-	if (E.isLeft(args)) return fail(args.left);
-	const dir = agentDir(caps.env);
-	const file = args.right.file ?? newestTranscript(dir);
-	if (file === undefined) return fail(`no transcript given and none found under ${dir}/sessions`);
-	const text = readSessionFile(file);
-	if (E.isLeft(text)) return fail(`${file}: ${text.left}`);
-	const branch = branchOf(readTranscript(text.right).entries).entries;
-	const firstKeptEntryId = piCut(branch, args.right.keepRecentTokens);
-	if (firstKeptEntryId === undefined)
-		return { stdout: "pi would not compact this session now (it is empty or ends in a compaction)\n", stderr: "", code: 0 };
-	const cwd = sessionCwd(text.right, caps.cwd);
-	const { config, problems } = loadConfig(dir, cwd);
+/** A preview: the entry pi would keep from, the pass Longhaul would run there, and the config's problems. */
+export interface Preview {
+	readonly firstKeptEntryId: string;
+	readonly outcome: PassOutcome;
+	readonly problems: readonly string[];
+}
+
+/**
+ * The pass Longhaul would run on a session's text if pi compacted it now keeping `keepRecentTokens`, with no
+ * model and the World only when `world`; undefined where pi would not compact. Writes nothing.
+ */
+export async function previewOf(
+	text: string,
+	options: { readonly keepRecentTokens: number; readonly world: boolean },
+	caps: PreviewCapabilities,
+): Promise<Preview | undefined> {
+	const branch = branchOf(readTranscript(text).entries).entries;
+	const firstKeptEntryId = piCut(branch, options.keepRecentTokens);
+	if (firstKeptEntryId === undefined) return undefined;
+	const cwd = sessionCwd(text, caps.cwd);
+	const { config, problems } = loadConfig(agentDir(caps.env), cwd);
 	const outcome = await runPass(
 		{
 			branch: asObjects(branch),
@@ -106,14 +112,33 @@ export async function runPreviewCli(argv: readonly string[], caps: PreviewCapabi
 		{
 			model: undefined,
 			noModelReason: PREVIEW_REASON,
-			takeWorld: args.right.world ? caps.takeWorld : async () => NOT_ASKED,
+			takeWorld: options.world ? caps.takeWorld : async () => NOT_ASKED,
 			status: () => undefined,
 			now: caps.now,
 		},
 	);
+	return { firstKeptEntryId, outcome, problems };
+}
+
+/** Runs `preview`: reads the transcript (never writes it), cuts it as pi would, and prints the pass's summary. */
+export async function runPreviewCli(argv: readonly string[], caps: PreviewCapabilities): Promise<CliResult> {
+	const args = parsePreviewArgs(argv);
+	if (E.isLeft(args)) return fail(args.left);
+	const dir = agentDir(caps.env);
+	const file = args.right.file ?? newestTranscript(dir);
+	if (file === undefined) return fail(`no transcript given and none found under ${dir}/sessions`);
+	const text = readSessionFile(file);
+	if (E.isLeft(text)) return fail(`${file}: ${text.left}`);
+	const preview = await previewOf(text.right, args.right, caps);
+	if (preview === undefined)
+		return {
+			stdout: "pi would not compact this session now (it is empty or ends in a compaction)\n",
+			stderr: "",
+			code: 0,
+		};
 	return {
-		stdout: `${sanitize(outcome.summary)}\n`,
-		stderr: problems.length === 0 ? "" : `${sanitize(problems.join("\n"))}\n`,
+		stdout: `${sanitize(preview.outcome.summary)}\n`,
+		stderr: preview.problems.length === 0 ? "" : `${sanitize(preview.problems.join("\n"))}\n`,
 		code: 0,
 	};
 }
