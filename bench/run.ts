@@ -6,6 +6,7 @@ import { repoRoot } from "../src/adapters/eval/repo-root.js";
 import { foldBench } from "./fold-bench.js";
 import { longSessionBench } from "./long-session-bench.js";
 import { passBench } from "./pass-bench.js";
+import { previewBench } from "./preview-bench.js";
 import { readerBench } from "./reader-bench.js";
 import { recallBench } from "./recall-bench.js";
 import { npmStateBench, stateBench } from "./state-bench.js";
@@ -21,6 +22,7 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	foldBench();
 	stateBench(root, resolve(shared, "before-compaction.jsonl"));
 	npmStateBench(root, resolve(shared, "before-compaction.jsonl"));
+	previewBench(root, resolve(shared, "before-compaction.jsonl"));
 	await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]);
 	await longSessionBench(root);
 	recallBench(resolve(shared, "before-compaction.jsonl"));
