@@ -27,15 +27,22 @@ interface Named {
 	/** How the compactions were made, said above the transcript's table. */
 	readonly how: string;
 	readonly facts: readonly CompactionFacts[];
+	/** The replay's compactions at the same cuts, when a recording is compared with its replay. */
+	readonly replayed: readonly CompactionFacts[];
 }
 
 const ratio = (part: number, whole: number) => `${part}/${whole}`;
 
 /** One transcript's table: per compactor, then per compaction. */
 function transcriptReport(named: Named): string {
-	const per = COMPACTORS.flatMap((c) => {
-		const of = named.facts.filter((f) => f.compactor === c);
-		return of.length === 0 ? [] : [[c, totals(of)] as const];
+	const rows = [
+		...named.facts.map((f) => ({ label: f.compactor, f })),
+		...named.replayed.map((f) => ({ label: `${f.compactor} (replay)`, f })),
+	];
+	const labels = [...COMPACTORS, ...COMPACTORS.map((c) => `${c} (replay)`)];
+	const per = labels.flatMap((label) => {
+		const of = rows.filter((r) => r.label === label).map((r) => r.f);
+		return of.length === 0 ? [] : [[label, totals(of)] as const];
 	});
 	const byCompactor = table([
 		["compactor", "compactions", "kept", "reused wide", "reachable", "summary chars (mean)"],
@@ -50,17 +57,17 @@ function transcriptReport(named: Named): string {
 	]);
 	const each = table([
 		["compaction", "keeps from", "compactor", "kept", "reused wide", "reachable", "summary chars"],
-		...named.facts.map((f) => [
+		...rows.map(({ label, f }) => [
 			String(f.ordinal),
 			placeText(f.keptPlace),
-			f.compactor,
+			label,
 			ratio(f.kept.length, f.reused.length),
 			ratio(f.keptWide.length, f.wide.length),
 			ratio(f.reachable.length, f.wide.length),
 			String(f.summaryChars),
 		]),
 	]);
-	const body = named.facts.length === 0 ? "no compactions\n" : `${byCompactor}${each}`;
+	const body = rows.length === 0 ? "no compactions\n" : `${byCompactor}${each}`;
 	return `transcript ${named.name} (${named.how})\n${body}`;
 }
 
@@ -102,7 +109,8 @@ function compared(recording: string, replay: string): E.Either<string, Named> {
 	return E.right({
 		name: transcriptName(recording),
 		how: `as recorded, and replayed in ${transcriptName(replay)} at the same cuts; values from the recording`,
-		facts: [...facts.right.recorded, ...facts.right.replayed],
+		facts: facts.right.recorded,
+		replayed: facts.right.replayed,
 	});
 }
 
@@ -121,7 +129,13 @@ export function runFactsCli(argv: readonly string[], caps: { readonly root: stri
 		for (const file of files.length > 0 ? files : [demoTranscript(caps.root)]) {
 			const text = readSessionFile(file);
 			if (E.isLeft(text)) problems.push(`${transcriptName(file)}: ${text.left}`);
-			else named.push({ name: transcriptName(file), how: "as recorded", facts: transcriptFacts(text.right) });
+			else
+				named.push({
+					name: transcriptName(file),
+					how: "as recorded",
+					facts: transcriptFacts(text.right),
+					replayed: [],
+				});
 		}
 	return {
 		stdout: named.length === 0 ? "" : factsReport(named),
