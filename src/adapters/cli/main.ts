@@ -71,7 +71,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 export const LONGHAUL_USAGE = [
 	"usage: longhaul <command> [options]   (in a clone: npm run <command> -- [options])",
 	...Object.entries(COMMANDS).map(
-		([name, c]) => `  ${name.padEnd(7)}${c.summary}${c.needsPi ? "  (needs a clone: pi's SDK)" : ""}`,
+		([name, c]) => `  ${name.padEnd(8)}${c.summary}${c.needsPi ? "  (needs a clone: pi's SDK)" : ""}`,
 	),
 ].join("\n");
 
