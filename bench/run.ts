@@ -1,11 +1,11 @@
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CliResult } from "../src/adapters/cli/state-cli.js";
-import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
 import { repoRoot } from "../src/adapters/eval/repo-root.js";
+import { factsBench } from "./facts-bench.js";
 import { foldBench } from "./fold-bench.js";
 import { longSessionBench } from "./long-session-bench.js";
 import { passBench } from "./pass-bench.js";
+import { previewBench } from "./preview-bench.js";
 import { readerBench } from "./reader-bench.js";
 import { recallBench } from "./recall-bench.js";
 import { redactBench } from "./redact-bench.js";
@@ -22,24 +22,18 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	foldBench();
 	stateBench(root, resolve(shared, "before-compaction.jsonl"));
 	npmStateBench(root, resolve(shared, "before-compaction.jsonl"));
+	previewBench(root, resolve(shared, "before-compaction.jsonl"));
 	await redactBench(
 		await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]),
 	);
 	await longSessionBench(root);
 	recallBench(resolve(shared, "before-compaction.jsonl"));
 
-	const bundled = [
+	await factsBench(root, [
 		resolve(shared, "before-compaction.jsonl"),
 		resolve(shared, "large-session.jsonl"),
 		resolve(root, "test/fixtures/demo/demo.jsonl"),
-	];
-	const facts = runFactsCli(
-		bundled.filter((path) => existsSync(path)),
-		{ root },
-	);
-	process.stdout.write(
-		`\nValues reused after a compaction, and how many each compactor's summary kept (npm run facts):\n${facts.stdout}`,
-	);
+	]);
 	readerBench(resolve(root, "test/fixtures/reader-corpus"), shared);
-	return { stdout: "", stderr: facts.stderr, code: 0 };
+	return { stdout: "", stderr: "", code: 0 };
 }

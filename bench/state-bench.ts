@@ -5,11 +5,11 @@ import { basename, join } from "node:path";
 import { median, report } from "./measure.js";
 
 /** A script that only reads the file and `JSON.parse`s each line: the floor any reader of the file pays. */
-const PARSE_SCRIPT = `const fs=require("fs");for(const l of fs.readFileSync(process.argv[1],"utf8").split("\\n")){if(l)JSON.parse(l)}`;
+export const PARSE_SCRIPT = `const fs=require("fs");for(const l of fs.readFileSync(process.argv[1],"utf8").split("\\n")){if(l)JSON.parse(l)}`;
 
 const RUNS = 11;
 
-function wall(command: string, args: readonly string[], cwd: string): number {
+export function wall(command: string, args: readonly string[], cwd: string): number {
 	const start = performance.now();
 	const result = spawnSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
 	if (result.status !== 0) throw new Error(`bench child failed: ${command} ${args.join(" ")}`);
@@ -17,7 +17,7 @@ function wall(command: string, args: readonly string[], cwd: string): number {
 }
 
 /** Medians of two commands run in turn, RUNS times each, so that both see the same machine. */
-function sideBySide(a: () => number, b: () => number): { a: number; b: number } {
+export function sideBySide(a: () => number, b: () => number): { a: number; b: number } {
 	const as: number[] = [];
 	const bs: number[] = [];
 	for (let i = 0; i < RUNS; i++) {
@@ -27,7 +27,7 @@ function sideBySide(a: () => number, b: () => number): { a: number; b: number } 
 	return { a: median(as), b: median(bs) };
 }
 
-function absent(name: string, transcript: string): boolean {
+export function absent(name: string, transcript: string): boolean {
 	if (existsSync(transcript)) return false;
 	process.stdout.write(`skip ${name}: ${transcript} is absent (the real transcripts in ../shared)\n`);
 	return true;

@@ -72,7 +72,7 @@ export function keptBoundary(entries: readonly Entry[], at: number): number {
  * Where pi 0.73.1 starts a span (`prepareCompaction`'s `boundaryStart`): the kept entry of the newest compaction on
  * the branch, wherever it stands, or the entry after that compaction when its kept entry is not on the branch.
  */
-function keptStart(branch: readonly Entry[]): number {
+export function keptStart(branch: readonly Entry[]): number {
 	const at = newestCompaction(branch, branch.length);
 	if (at < 0) return 0;
 	const kept = branch[at]?.raw.firstKeptEntryId;

@@ -2,8 +2,8 @@ import { sanitize } from "../../projections/sanitize.js";
 import type { CliResult } from "./state-cli.js";
 
 // `longhaul <command>` (bin/longhaul.js runs this file's build): one command line for the inspector, the
-// evaluation tools and the benchmarks. Each command's module is imported only when it runs, so `state` and `facts`
-// load neither pi nor the other tools (importing pi's index costs over a second).
+// evaluation tools and the benchmarks. Each command's module is imported only when it runs, so `state`, `preview`
+// and `facts` load neither pi nor the other tools (importing pi's index costs over a second).
 
 /** A command of `longhaul`. */
 interface Command {
@@ -26,7 +26,16 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 		needsPi: false,
 		run: async (argv) => (await import("./state-cli.js")).runStateCli(argv, process.env),
 	},
-	// preview (SPEC 8.3) joins here: what Longhaul would keep if the session were compacted now.
+	preview: {
+		summary:
+			"[FILE] [--world] [--keep-recent-tokens N]  what Longhaul would keep if compacted now (no model, read only)",
+		needsPi: false,
+		run: async (argv) => {
+			const { runPreviewCli } = await import("./preview-cli.js");
+			const { takeWorld } = await import("../git/world.js");
+			return runPreviewCli(argv, { env: process.env, cwd: process.cwd(), takeWorld: (cwd) => takeWorld(cwd), now });
+		},
+	},
 	replay: {
 		summary: "[FILE…] [options]  recorded sessions through a real pi session, only the model faked",
 		needsPi: true,
@@ -62,7 +71,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 export const LONGHAUL_USAGE = [
 	"usage: longhaul <command> [options]   (in a clone: npm run <command> -- [options])",
 	...Object.entries(COMMANDS).map(
-		([name, c]) => `  ${name.padEnd(7)}${c.summary}${c.needsPi ? "  (needs a clone: pi's SDK)" : ""}`,
+		([name, c]) => `  ${name.padEnd(8)}${c.summary}${c.needsPi ? "  (needs a clone: pi's SDK)" : ""}`,
 	),
 ].join("\n");
 

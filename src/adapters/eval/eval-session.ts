@@ -55,8 +55,8 @@ export interface EvalSession {
 	prompt(text: string, images?: readonly ImageContent[]): Promise<void>;
 	/** Records a user's `!` run with its recorded output, as pi does after running it. */
 	recordBash(step: BashStep): void;
-	/** Runs pi's manual compaction; a failure is its message. */
-	compact(): Promise<E.Either<string, void>>;
+	/** Runs pi's manual compaction, keeping `keepRecentTokens` when given; a failure is its message. */
+	compact(keepRecentTokens?: number): Promise<E.Either<string, void>>;
 	/** Sets environment variables and reloads the extensions, as `/reload` does (they read the env at load). */
 	reload(env: Readonly<Record<string, string | undefined>>): Promise<void>;
 	branch(): SessionEntry[];
@@ -181,8 +181,9 @@ export async function startEvalSession(options: EvalSessionOptions): Promise<Eva
 					{ output: step.output, exitCode: step.exitCode, cancelled: step.cancelled, truncated: step.truncated },
 					{ excludeFromContext: step.excludeFromContext },
 				),
-			compact: async () => {
+			compact: async (keepRecentTokens) => {
 				await settler.settle();
+				if (keepRecentTokens !== undefined) settingsManager.applyOverrides({ compaction: { keepRecentTokens } });
 				const done = await session.compact().then(
 					() => E.right(undefined),
 					(error: unknown) => E.left(error instanceof Error ? error.message : String(error)),

@@ -3,80 +3,140 @@ import { sanitize } from "../../projections/sanitize.js";
 import { readSessionFile } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { demoTranscript } from "./demo.js";
-import { type CompactionFacts, totals, transcriptFacts } from "./facts.js";
+import { type CompactionFacts, comparedFacts, totals, transcriptFacts } from "./facts.js";
 import { transcriptName } from "./path-hash.js";
+import { placeText } from "./places.js";
 import type { Compactor } from "./recording.js";
 import { table } from "./table.js";
-import { VALUE_KINDS } from "./values.js";
 
 /** How facts is called. */
-const FACTS_USAGE = "usage: longhaul facts [FILE…]";
+const FACTS_USAGE = "usage: longhaul facts [FILE…]  |  longhaul facts RECORDED --replayed REPLAY";
 
 const COMPACTORS: readonly Compactor[] = ["pi", "longhaul", "other"];
 
 /** What facts measures, said once above its tables. */
-const FACTS_HEAD =
-	"facts (no model): values (numbers with units, ports, hashes, versions, file paths; 3+ characters) first seen in a " +
-	"span's tool output, not shown again in the kept window, and used after the compaction in assistant text or tool " +
-	"calls; kept = the compaction's summary holds the value verbatim.";
+const FACTS_HEAD = [
+	"facts (no model), per transcript: values (numbers with units, ports, hashes, versions, file paths; 3+ characters) first seen in a span's tool output.",
+	"kept: of those not shown again in the kept window and used after the compaction before anything showed them again, how many the summary holds;",
+	"reused wide: of every one used after the compaction, how many the summary holds; reachable: of the same, held by the summary or returned by one",
+	"longhaul_recall of an id the summary shows. Held = word-bounded, paths normalised.",
+].join("\n");
 
 interface Named {
 	readonly name: string;
+	/** How the compactions were made, said above the transcript's table. */
+	readonly how: string;
 	readonly facts: readonly CompactionFacts[];
+	/** The replay's compactions at the same cuts, when a recording is compared with its replay. */
+	readonly replayed: readonly CompactionFacts[];
 }
 
-const share = (kept: number, reused: number) => (reused === 0 ? "-" : `${Math.round((100 * kept) / reused)}%`);
+const ratio = (part: number, whole: number) => `${part}/${whole}`;
 
-/** The facts tables: per compactor, per compactor and kind, and per compaction. */
-function factsReport(named: readonly Named[]): string {
-	const all = named.flatMap((n) => n.facts);
-	const per = COMPACTORS.map((c) => [c, totals(all.filter((f) => f.compactor === c))] as const);
+/** One transcript's table: per compactor, then per compaction. */
+function transcriptReport(named: Named): string {
+	const rows = [
+		...named.facts.map((f) => ({ label: f.compactor, f })),
+		...named.replayed.map((f) => ({ label: `${f.compactor} (replay)`, f })),
+	];
+	const labels = [...COMPACTORS, ...COMPACTORS.map((c) => `${c} (replay)`)];
+	const per = labels.flatMap((label) => {
+		const of = rows.filter((r) => r.label === label).map((r) => r.f);
+		return of.length === 0 ? [] : [[label, totals(of)] as const];
+	});
 	const byCompactor = table([
-		["compactor", "compactions", "values reused", "values kept", "share", "summary chars (mean)"],
+		["compactor", "compactions", "kept", "reused wide", "reachable", "summary chars (mean)"],
 		...per.map(([c, s]) => [
 			c,
 			String(s.compactions),
-			String(s.reused),
-			String(s.kept),
-			share(s.kept, s.reused),
-			s.compactions === 0 ? "-" : String(Math.round(s.summaryChars / s.compactions)),
+			ratio(s.kept, s.reused),
+			ratio(s.keptWide, s.wide),
+			ratio(s.reachable, s.wide),
+			String(Math.round(s.summaryChars / s.compactions)),
 		]),
 	]);
-	const byKind = table([
-		["kept/reused", ...VALUE_KINDS],
-		...per.map(([c, s]) => [c, ...VALUE_KINDS.map((k) => `${s.byKind[k].kept}/${s.byKind[k].reused}`)]),
-	]);
 	const each = table([
-		["transcript", "compaction", "compactor", "values reused", "values kept", "summary chars"],
-		...named.flatMap((n) =>
-			n.facts.map((f) => [
-				n.name,
-				String(f.ordinal),
-				f.compactor,
-				String(f.reused.length),
-				String(f.kept.length),
-				String(f.summaryChars),
-			]),
-		),
+		["compaction", "keeps from", "compactor", "kept", "reused wide", "reachable", "summary chars"],
+		...rows.map(({ label, f }) => [
+			String(f.ordinal),
+			placeText(f.keptPlace),
+			label,
+			ratio(f.kept.length, f.reused.length),
+			ratio(f.keptWide.length, f.wide.length),
+			ratio(f.reachable.length, f.wide.length),
+			String(f.summaryChars),
+		]),
 	]);
-	return sanitize(`${FACTS_HEAD}\n\n${byCompactor}\nby kind\n${byKind}\nby compaction\n${each}`);
+	const body = rows.length === 0 ? "no compactions\n" : `${byCompactor}${each}`;
+	return `transcript ${named.name} (${named.how})\n${body}`;
+}
+
+/** The facts report: its head, then one table per transcript, never pooled. */
+function factsReport(named: readonly Named[]): string {
+	return sanitize(`${FACTS_HEAD}\n\n${named.map(transcriptReport).join("\n")}`);
+}
+
+interface FactsArgs {
+	readonly files: readonly string[];
+	readonly replayed: string | undefined;
+}
+
+function parseFactsArgs(argv: readonly string[]): E.Either<string, FactsArgs> {
+	const files: string[] = [];
+	let replayed: string | undefined;
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i] ?? "";
+		if (arg === "--replayed") {
+			replayed = argv[++i];
+			if (replayed === undefined || replayed === "") return E.left(`--replayed needs a file\n${FACTS_USAGE}`);
+		} else if (arg === "--help" || arg === "-h") return E.left(FACTS_USAGE);
+		else if (arg.startsWith("-")) return E.left(`unknown option ${arg}\n${FACTS_USAGE}`);
+		else files.push(arg);
+	}
+	if (replayed !== undefined && files.length !== 1)
+		return E.left(`--replayed compares one recording with its replay\n${FACTS_USAGE}`);
+	return E.right({ files, replayed });
+}
+
+/** Facts of one recording and its replay: pi's rows from the recording, the replay's rows at the same cuts. */
+function compared(recording: string, replay: string): E.Either<string, Named> {
+	const recorded = readSessionFile(recording);
+	if (E.isLeft(recorded)) return E.left(`${transcriptName(recording)}: ${recorded.left}`);
+	const replayed = readSessionFile(replay);
+	if (E.isLeft(replayed)) return E.left(`${transcriptName(replay)}: ${replayed.left}`);
+	const facts = comparedFacts(recorded.right, replayed.right);
+	if (E.isLeft(facts)) return E.left(`${transcriptName(replay)} against ${transcriptName(recording)}: ${facts.left}`);
+	return E.right({
+		name: transcriptName(recording),
+		how: `as recorded, and replayed in ${transcriptName(replay)} at the same cuts; values from the recording`,
+		facts: facts.right.recorded,
+		replayed: facts.right.replayed,
+	});
 }
 
 /** Runs `facts` over transcript files (read only; names hashed). */
 export function runFactsCli(argv: readonly string[], caps: { readonly root: string }): CliResult {
-	const option = argv.find((arg) => arg.startsWith("-"));
-	if (option !== undefined) {
-		const text = option === "--help" || option === "-h" ? FACTS_USAGE : `unknown option ${option}\n${FACTS_USAGE}`;
-		return { stdout: "", stderr: `${sanitize(text)}\n`, code: 2 };
-	}
-	const files = argv.length > 0 ? argv : [demoTranscript(caps.root)];
+	const args = parseFactsArgs(argv);
+	if (E.isLeft(args)) return { stdout: "", stderr: `${sanitize(args.left)}\n`, code: 2 };
+	const { files, replayed } = args.right;
 	const named: Named[] = [];
 	const problems: string[] = [];
-	for (const file of files) {
-		const text = readSessionFile(file);
-		if (E.isLeft(text)) problems.push(`${transcriptName(file)}: ${text.left}`);
-		else named.push({ name: transcriptName(file), facts: transcriptFacts(text.right) });
-	}
+	if (replayed !== undefined) {
+		const pair = compared(files[0] ?? "", replayed);
+		if (E.isLeft(pair)) problems.push(pair.left);
+		else named.push(pair.right);
+	} else
+		for (const file of files.length > 0 ? files : [demoTranscript(caps.root)]) {
+			const text = readSessionFile(file);
+			if (E.isLeft(text)) problems.push(`${transcriptName(file)}: ${text.left}`);
+			else
+				named.push({
+					name: transcriptName(file),
+					how: "as recorded",
+					facts: transcriptFacts(text.right),
+					replayed: [],
+				});
+		}
 	return {
 		stdout: named.length === 0 ? "" : factsReport(named),
 		stderr: problems.length === 0 ? "" : `${sanitize(problems.join("\n"))}\n`,

@@ -4,6 +4,7 @@ import * as t from "io-ts";
 import { CompactionDetailsCodec } from "../../events/entries.js";
 import { contentText } from "../../events/messages.js";
 import type { Entry } from "../../events/transcript.js";
+import { type Place, placeOf } from "./places.js";
 
 // A recorded transcript read as the steps that made it: what the user sent, what the model answered, what each
 // tool call returned, where a compaction landed. Replay feeds these to a real pi session in the same order.
@@ -77,6 +78,8 @@ export interface CompactStep {
 	readonly kind: "compact";
 	readonly compactor: Compactor;
 	readonly summary: string;
+	/** Where the recorded compaction's kept window starts, when its kept entry is on the branch. */
+	readonly kept?: Place;
 }
 
 /** One step of a recording, in order. */
@@ -218,11 +221,16 @@ class Builder {
 		this.unreadable++;
 	}
 
-	compaction(entry: Entry): void {
+	compaction(entry: Entry, kept: Place | undefined): void {
 		const decoded = CompactionCodec.decode(entry.raw);
 		this.closeTurn();
 		const summary = E.isRight(decoded) ? decoded.right.summary : "";
-		this.steps.push({ kind: "compact", compactor: compactorOf(entry), summary });
+		this.steps.push({
+			kind: "compact",
+			compactor: compactorOf(entry),
+			summary,
+			...(kept === undefined ? {} : { kept }),
+		});
 	}
 }
 
@@ -231,7 +239,10 @@ export function recordingOf(branch: readonly Entry[]): Recording {
 	const builder = new Builder();
 	for (const entry of branch) {
 		if (entry.type === "message") builder.message(entry.raw.message);
-		else if (entry.type === "compaction") builder.compaction(entry);
+		else if (entry.type === "compaction") {
+			const kept = entry.raw.firstKeptEntryId;
+			builder.compaction(entry, typeof kept === "string" ? placeOf(branch, kept) : undefined);
+		}
 	}
 	builder.closeTurn();
 	return {

@@ -1,12 +1,15 @@
 import { type AssistantMessage, fauxAssistantMessage } from "@mariozechner/pi-ai";
+import { estimateTokens, type SessionEntry } from "@mariozechner/pi-coding-agent";
 import * as E from "fp-ts/lib/Either.js";
 import { branchOf } from "../../events/branch.js";
 import { LINE_ENTRY_TYPE, LineCodec } from "../../events/entries.js";
 import { entriesFromObjects, readTranscript } from "../../events/transcript.js";
+import { PI_KEEP_RECENT_TOKENS } from "../../pass/cut.js";
 import { foldBranch, foldEntries } from "../../reducers/fold.js";
 import type { State } from "../../reducers/state.js";
 import { type EvalSession, LONGHAUL_TOOLS, startEvalSession } from "./eval-session.js";
 import { type FauxCall, type FauxLimits, lastUserText } from "./faux-route.js";
+import { indexAt, type Place } from "./places.js";
 import { type Compactor, compactorOf, type RecordedResult, recordingOf, type Step } from "./recording.js";
 import { isDiffPrompt, type RecordedAnswers, recordedAnswers, standInAnswer, standInSummary } from "./stand-in.js";
 
@@ -23,7 +26,10 @@ export interface ReplayOptions {
 	readonly every: number;
 	/** `stand-in`: Longhaul's diff gets the stand-in's answer; `fail`: every diff call fails (narrative-less). */
 	readonly diff: "stand-in" | "fail";
-	/** pi's `compaction.keepRecentTokens` (pi's default when not given). */
+	/**
+	 * pi's `compaction.keepRecentTokens`. Not given, each recorded compaction keeps from where the recording's did
+	 * (its kept entry's place), and one the recording lacks keeps pi's default.
+	 */
 	readonly keepRecentTokens?: number;
 	/** A real model behind the summarizers: side calls go to it instead of the stand-in. */
 	readonly summarizer?: Summarizer;
@@ -87,6 +93,19 @@ function withCompactions(steps: readonly Step[], every: number): Step[] {
 
 function bump(counts: Record<string, number>, key: string): void {
 	counts[key] = (counts[key] ?? 0) + 1;
+}
+
+/**
+ * The `keepRecentTokens` that makes pi cut the live branch where the recording was cut: the tokens (pi's
+ * `estimateTokens`) of every message from the entry at the recorded kept place on, so pi's walk back from the newest
+ * message reaches the budget there. Undefined (pi's setting) without a recorded place or where the live branch lacks it.
+ */
+function keepFor(branch: readonly SessionEntry[], kept: Place | undefined): number | undefined {
+	if (kept === undefined) return undefined;
+	const at = indexAt(entriesFromObjects(branch).entries, kept);
+	if (at < 0) return undefined;
+	const tokens = branch.slice(at).reduce((n, e) => n + (e.type === "message" ? estimateTokens(e.message) : 0), 0);
+	return tokens > 0 ? tokens : undefined;
 }
 
 /** The model's side of a replay: recorded replies in order for agent turns, the stand-in for side calls. */
@@ -210,7 +229,9 @@ export async function replayTranscript(text: string, options: ReplayOptions): Pr
 				model.summary = step.summary === "" ? undefined : step.summary;
 				const foreign = options.compactors === "recorded" && step.compactor !== "longhaul";
 				if (foreign) await s.reload({ PI_COMPACTOR: "pi" });
-				const done = await s.compact();
+				const done = await s.compact(
+					options.keepRecentTokens ?? keepFor(s.branch(), step.kept) ?? PI_KEEP_RECENT_TOKENS,
+				);
 				if (E.isLeft(done)) failed++;
 				if (foreign) await s.reload({ PI_COMPACTOR: "" });
 				if (E.isRight(done)) await options.afterCompaction?.(s);

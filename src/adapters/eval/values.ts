@@ -59,8 +59,32 @@ function standsIn(text: string, needle: string): boolean {
 	return false;
 }
 
-/** True when `text` holds the value verbatim, not inside a longer word or number; a quantity with or without its space. */
+/** A path as facts compares it: no `./` at its start, no empty or `.` segment, `a/../b` as `b`. */
+export function normalPath(path: string): string {
+	const absolute = path.startsWith("/");
+	const out: string[] = [];
+	for (const segment of path.split("/")) {
+		if (segment === "" || segment === ".") continue;
+		if (segment === ".." && out.length > 0 && out.at(-1) !== "..") out.pop();
+		else out.push(segment);
+	}
+	return `${absolute ? "/" : ""}${out.join("/")}`;
+}
+
+/** Two paths name the same file: equal once normalised, or one ends, segment by segment, with the other's two or more. */
+function samePath(a: string, b: string): boolean {
+	const [short, long] = a.length <= b.length ? [normalPath(a), normalPath(b)] : [normalPath(b), normalPath(a)];
+	if (short === long) return true;
+	const relative = short.replace(/^\//, "");
+	return relative.includes("/") && long.endsWith(`/${relative}`);
+}
+
+/**
+ * True when `text` holds the value: a path as a path the patterns find there, the same once normalised; any other
+ * value verbatim and word-bounded (not inside a longer word or number), a quantity with or without its space.
+ */
 export function holdsValue(text: string, value: FoundValue): boolean {
+	if (value.kind === "path") return valuesIn(text).some((v) => v.kind === "path" && samePath(v.text, value.text));
 	if (standsIn(text, value.text)) return true;
 	if (value.kind !== "quantity") return false;
 	const spaced = /^(\d+(?:\.\d+)?)(\s?)(.+)$/.exec(value.text);

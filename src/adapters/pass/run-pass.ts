@@ -7,6 +7,7 @@ import { type CloseKind, closeSpan } from "../../pass/close.js";
 import { ledgerEvents } from "../../pass/ledger.js";
 import { diffPrompt, type PromptInput } from "../../pass/prompt.js";
 import { derivedSpan, preparedSpan, type SpanSlice, sliceSpan } from "../../pass/span.js";
+import { standingRules } from "../../pass/standing-rules.js";
 import { offerOf, standingEvents, takeoverOf } from "../../pass/takeover.js";
 import type { CapFit } from "../../projections/summary.js";
 import { renderSummary } from "../../projections/summary.js";
@@ -47,6 +48,11 @@ export interface PassRequest {
 	readonly messages?: readonly unknown[];
 	readonly cwd: string;
 	readonly signal: AbortSignal;
+	/**
+	 * A preview (`longhaul preview`, no model): on a session no Longhaul pass has compacted, the standing-rule reader
+	 * reads every user message offered, the span's too, as a takeover reads the earlier ones.
+	 */
+	readonly readsEveryMessage?: boolean;
 	readonly settings: PassSettings;
 }
 
@@ -184,7 +190,8 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 	const labels: { msg: string; label: string }[] = [];
 	const dropped: Record<string, number> = {};
 	/** The standing picks, recorded by code when the call that offered them never verified. */
-	let picked: Event[] = model === undefined ? standingEvents(afterLedger, offer.picks) : [];
+	const picks = request.readsEveryMessage === true && state.spans === 0 ? standingRules(toLabel) : offer.picks;
+	let picked: Event[] = model === undefined ? standingEvents(afterLedger, picks) : [];
 	let failed = 0;
 	let reason: string | null = model === undefined && !empty ? caps.noModelReason : null;
 	let chunkCount = 0;

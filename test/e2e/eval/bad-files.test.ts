@@ -46,7 +46,7 @@ describe("several files: the good ones are done, each bad one is named by its ha
 		const { good, empty, junk, dir } = files();
 		const run = runFactsCli([empty, good, dir, junk], { root: repoRoot });
 		expect(run.code).toBe(2);
-		expect(run.stdout).toContain("by compaction");
+		expect(run.stdout).toContain(`transcript ${pathHash(good)} (as recorded)\nno compactions`);
 		expect(run.stderr).toBe(
 			`${pathHash(empty)}: ${NO_SESSION}\n${pathHash(dir)}: not a regular file\n${pathHash(junk)}: ${NO_SESSION}\n`,
 		);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LONGHAUL_USAGE, longhaul, piResolves } from "../../../../src/adapters/cli/main.js";
+import { repoRoot } from "../../../support/shared.js";
 import { place, transcriptText } from "../../../support/transcript.js";
 
 const noPi = () => false;
@@ -11,7 +12,7 @@ describe("longhaul <command>", () => {
 	it("no command prints the usage on stderr and exits 2; --help prints it on stdout and exits 0", async () => {
 		expect(await longhaul([])).toEqual({ stdout: "", stderr: `${LONGHAUL_USAGE}\n`, code: 2 });
 		expect(await longhaul(["--help"])).toEqual({ stdout: `${LONGHAUL_USAGE}\n`, stderr: "", code: 0 });
-		for (const name of ["state", "replay", "facts", "score", "demo", "bench"])
+		for (const name of ["state", "preview", "replay", "facts", "score", "demo", "bench"])
 			expect(LONGHAUL_USAGE).toContain(`  ${name} `);
 	});
 
@@ -32,7 +33,7 @@ describe("longhaul <command>", () => {
 		expect(JSON.parse(run.stdout).foreign).toHaveLength(1);
 	});
 
-	it("where pi's SDK does not resolve, replay, score, demo and bench say so in one line and exit 2; state and facts run", async () => {
+	it("where pi's SDK does not resolve, replay, score, demo and bench say so in one line and exit 2; state, preview and facts run", async () => {
 		for (const name of ["replay", "score", "demo", "bench"]) {
 			const run = await longhaul([name], noPi);
 			expect(run.code).toBe(2);
@@ -42,6 +43,10 @@ describe("longhaul <command>", () => {
 			);
 		}
 		expect((await longhaul(["facts"], noPi)).code).toBe(0);
+		const demo = join(repoRoot, "test/fixtures/demo/demo.jsonl");
+		const preview = await longhaul(["preview", demo, "--keep-recent-tokens", "120"], noPi);
+		expect(preview.code).toBe(0);
+		expect(preview.stdout).toContain("(narrative-less: preview, no model)");
 	});
 
 	it("pi's SDK resolves in this checkout, where it is a dev dependency", () => {

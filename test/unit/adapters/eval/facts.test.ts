@@ -2,15 +2,16 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { transcriptFacts } from "../../../../src/adapters/eval/facts.js";
+import { comparedFacts, transcriptFacts } from "../../../../src/adapters/eval/facts.js";
 import { runFactsCli } from "../../../../src/adapters/eval/facts-cli.js";
 import { repoRoot } from "../../../support/shared.js";
 import { assistant, compaction, result, user, v1Text } from "./v1-transcript.js";
 
 /** A session where a port, a hash, a timing and a version show up before a compaction; `summary` is its summary. */
-function session(summary: string, details?: object) {
-	const compact = { ...compaction(summary, 5), ...(details === undefined ? {} : { details }) };
+function session(summary: string, details?: object, keptLine = 5) {
+	const compact = { ...compaction(summary, keptLine), ...(details === undefined ? {} : { details }) };
 	return v1Text([
 		user("what port, and is it still v1.2.3?"),
 		assistant("", [["c1", "bash", { command: "npm run dev" }]]),
@@ -26,6 +27,17 @@ function session(summary: string, details?: object) {
 		result("c3", "bash", "ok"),
 	]);
 }
+
+const LONGHAUL = { stateFormat: 1, longhaul: true, span: 1, events: [] };
+
+/** The stored event of the session's `npm run dev` as C1. */
+const npmRunDev = {
+	seq: 1,
+	event: {
+		type: "command-recorded",
+		data: { id: "C1", command: "npm run dev", exitCode: 0, span: 1, toolCallId: "c1", by: "tool" },
+	},
+};
 
 const texts = (values: readonly { readonly text: string }[]) => values.map((v) => v.text);
 
@@ -52,21 +64,69 @@ describe("facts", () => {
 		expect(facts?.compactor).toBe("longhaul");
 	});
 
-	it("prints a table per compactor over v1 files and leaves their bytes as they were", () => {
+	it("prints one table per transcript, never pooled, and leaves the files' bytes as they were", () => {
 		const dir = mkdtempSync(join(tmpdir(), "longhaul-facts-"));
 		const pi = join(dir, "pi.jsonl");
 		const longhaul = join(dir, "longhaul.jsonl");
 		writeFileSync(pi, session("Nothing about ports."));
-		writeFileSync(longhaul, session("- port: 8787 (C1)", { stateFormat: 1, longhaul: true, span: 1, events: [] }));
+		writeFileSync(longhaul, session("- port: 8787 (C1)", LONGHAUL));
 		const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 		const before = [sha(pi), sha(longhaul)];
 		const out = runFactsCli([pi, longhaul], { root: repoRoot });
 		expect(out.code).toBe(0);
-		expect(out.stdout).toMatch(/^pi +1 +1 +0 +0% +20$/m);
-		expect(out.stdout).toMatch(/^longhaul +1 +1 +1 +100% +17$/m);
-		expect(out.stdout).toMatch(/^other +0 +0 +0 +- +-$/m);
+		const [first, second] = out.stdout.split(/^transcript /m).slice(1);
+		expect(first).toMatch(/^pi +1 +0\/1 +0\/3 +0\/3 +20$/m);
+		expect(first).not.toMatch(/^longhaul/m);
+		expect(second).toMatch(/^longhaul +1 +1\/1 +1\/3 +1\/3 +17$/m);
+		expect(second).not.toMatch(/^pi /m);
 		expect(out.stdout).not.toContain(dir);
 		expect([sha(pi), sha(longhaul)]).toEqual(before);
+	});
+
+	it("reused wide counts every value first seen in the span's tool output and used after, the kept window's too", () => {
+		const [facts] = transcriptFacts(session("a1b2c3d and 8787"));
+		expect(texts(facts?.reused ?? [])).toEqual(["8787"]);
+		expect(texts(facts?.wide ?? []).sort()).toEqual(["3.2s", "8787", "a1b2c3d"]);
+		expect(texts(facts?.keptWide ?? []).sort()).toEqual(["8787", "a1b2c3d"]);
+	});
+
+	it("reachable adds what one longhaul_recall of an id the summary shows returns: C1 gives back what it printed", () => {
+		const [shown] = transcriptFacts(session("Ran C1.", { ...LONGHAUL, events: [npmRunDev] }));
+		expect(shown?.keptWide).toEqual([]);
+		expect(texts(shown?.reachable ?? []).sort()).toEqual(["3.2s", "8787", "a1b2c3d"]);
+		const [unshown] = transcriptFacts(session("Ran the dev server.", { ...LONGHAUL, events: [npmRunDev] }));
+		expect(unshown?.reachable).toEqual([]);
+	});
+
+	it("compares a replay with its recording at the same cuts, judging both on the recording's values", () => {
+		const recorded = session("The dev server listens on port 8787.");
+		const replayed = session("- port: 8787 (C1)", LONGHAUL);
+		const compared = comparedFacts(recorded, replayed);
+		expect(E.isRight(compared)).toBe(true);
+		if (E.isLeft(compared)) return;
+		expect(compared.right.recorded.map((f) => [f.compactor, texts(f.kept)])).toEqual([["pi", ["8787"]]]);
+		expect(compared.right.replayed.map((f) => [f.compactor, texts(f.kept), f.summaryChars])).toEqual([
+			["longhaul", ["8787"], 17],
+		]);
+	});
+
+	it("refuses a comparison where the replay keeps from another place than the recording", () => {
+		const recorded = session("The dev server listens on port 8787.");
+		const moved = session("- port: 8787 (C1)", LONGHAUL, 4);
+		expect(comparedFacts(recorded, moved)).toEqual(
+			E.left(
+				"compaction 1: the replay keeps from u1+3 (assistant) where the recording keeps from u2; facts compares compactors only at the same cut",
+			),
+		);
+		const dir = mkdtempSync(join(tmpdir(), "longhaul-facts-"));
+		writeFileSync(join(dir, "rec.jsonl"), recorded);
+		writeFileSync(join(dir, "rep.jsonl"), moved);
+		const out = runFactsCli([join(dir, "rec.jsonl"), "--replayed", join(dir, "rep.jsonl")], { root: repoRoot });
+		expect(out.code).toBe(2);
+		expect(out.stdout).toBe("");
+		expect(out.stderr).toMatch(
+			/^[0-9a-f]{8} against [0-9a-f]{8}: compaction 1: the replay keeps from u1\+3 .*same cut\n$/,
+		);
 	});
 
 	it("a missing file is named by its hash and exits 2", () => {

@@ -22,7 +22,12 @@ describe("a recording read as replay steps", () => {
 		expect(r.steps.map((s) => s.kind)).toEqual(["turn", "compact", "bash", "turn"]);
 		const first = r.steps[0];
 		expect(first?.kind === "turn" ? first.replies.map((m) => m.stopReason) : []).toEqual(["toolUse", "stop"]);
-		expect(r.steps[1]).toEqual({ kind: "compact", compactor: "pi", summary: "pi's summary" });
+		expect(r.steps[1]).toEqual({
+			kind: "compact",
+			compactor: "pi",
+			summary: "pi's summary",
+			kept: { turn: 1, offset: 2, role: "toolResult" },
+		});
 		expect(r.results.get("c1")).toEqual([
 			{
 				content: [{ type: "text", text: "3 failed\n\nCommand exited with code 1" }],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdsValue, valuesIn } from "../../../../src/adapters/eval/values.js";
+import { holdsValue, normalPath, valuesIn } from "../../../../src/adapters/eval/values.js";
 
 const texts = (text: string) => valuesIn(text).map((v) => `${v.kind}:${v.text}`);
 
@@ -35,5 +35,17 @@ describe("facts' values", () => {
 		expect(holdsValue("port 51730", { kind: "port", text: "5173" })).toBe(false);
 		expect(holdsValue("it took 2.31 s", { kind: "quantity", text: "2.31s" })).toBe(true);
 		expect(holdsValue("it took 2.31s", { kind: "quantity", text: "2.31 s" })).toBe(true);
+	});
+
+	it("a path is held as the same file: ./ and a/../ normalised away, or a longer path ending in it segment by segment", () => {
+		const path = { kind: "path" as const, text: "./src/adapters/cli/main.ts" };
+		expect(holdsValue("see src/adapters/cli/main.ts", path)).toBe(true);
+		expect(holdsValue("see src/pass/../adapters/cli/main.ts", path)).toBe(true);
+		expect(holdsValue("see /home/u/proj/src/adapters/cli/main.ts", path)).toBe(true);
+		expect(holdsValue("see cli/main.ts", path)).toBe(true);
+		expect(holdsValue("see lib/src/adapters/cli/main.tsx", path)).toBe(false);
+		expect(holdsValue("see other/adapters/cli2/main.ts", path)).toBe(false);
+		expect(holdsValue("see main.ts", path)).toBe(false);
+		expect(normalPath("./a//b/./c/../d.ts")).toBe("a/b/d.ts");
 	});
 });
