@@ -4,15 +4,17 @@ import { defineConfig } from "vitest/config";
 // the default (`npm run test:pi1`, Node >= 22.19; pi 1.x does not load on Node 20): LONGHAUL_PI=1 makes the harness
 // start `@earendil-works/pi-coding-agent`, LONGHAUL_PI=0 pi 0.73.1. LONGHAUL_PI_PROVIDER=extension serves the model
 // from an extension's own provider stream instead of pi-ai's registry. `npm test` runs these files under pi 0.73.1.
-// test/hostile/concurrency.test.ts is left out here: under pi 1.6.0 a second compact() racing the first fails inside
-// pi itself ("Cannot read properties of undefined (reading 'signal')") and its auto-compaction starts at another
-// turn, so the races it stages do not arise the same way; `npm test` runs it under pi 0.73.1.
 export default defineConfig({
 	test: {
 		include: [
+			"test/e2e/core-model.test.ts",
 			"test/e2e/extension.test.ts",
-			"test/e2e/extension-provider.pi1.ts",
+			"test/e2e/extension-provider.test.ts",
 			"test/e2e/harness.test.ts",
+			"test/e2e/recall.test.ts",
+			"test/e2e/redaction.test.ts",
+			"test/e2e/takeover-cut.test.ts",
+			"test/hostile/concurrency.test.ts",
 			"test/hostile/injection.test.ts",
 			"test/hostile/log.test.ts",
 			"test/hostile/model-faults.test.ts",

@@ -1,11 +1,9 @@
-import { estimateTokens } from "@mariozechner/pi-coding-agent";
 import { afterEach, describe, expect, it } from "vitest";
 import { NOTHING_RECORDED, standInAnswer } from "../../src/adapters/eval/stand-in.js";
 import { userMessages } from "../../src/events/messages.js";
 import { entriesFromObjects } from "../../src/events/transcript.js";
 import { standingRules } from "../../src/pass/standing-rules.js";
 import { isDiffCall } from "../support/fake-summarizer.js";
-import type { BranchEntry } from "../support/harness-parts.js";
 import { longhaulSession } from "../support/longhaul-session.js";
 import { type Harness, lastUserText, say } from "../support/pi-harness.js";
 import { copyShared, hasShared } from "../support/shared.js";
@@ -32,11 +30,6 @@ function sectionRefs(prompt: string, title: string): string[] {
 	return (end < 0 ? rest : rest.slice(0, end)).flatMap((line) => /^\{"msg":"(u\d+)"/.exec(line)?.[1] ?? []);
 }
 
-/** pi's estimate of the message entries from `from` to the end of the branch, a compaction left out. */
-function tokensFrom(branch: readonly BranchEntry[], from: number): number {
-	return branch.slice(from).reduce((sum, e) => sum + (e.type === "message" ? estimateTokens(e.message) : 0), 0);
-}
-
 describe.skipIf(!hasShared)("taking over when pi's cut falls before a foreign compaction", () => {
 	for (const name of ["before-compaction.jsonl", "large-session.jsonl"]) {
 		it(`${name}: the reader runs on the messages before the span, each is asked for a label, the span stays pi's`, async () => {
@@ -49,12 +42,8 @@ describe.skipIf(!hasShared)("taking over when pi's cut falls before a foreign co
 			const foreign = h.sessionManager.appendCompaction(FOREIGN_SUMMARY, keptFrom.entryId, 1, {}, true);
 			h.model.scriptAgent(say("ok"));
 			await h.prompt("thanks, carry on");
-			const branch = h.branch();
 			// Enough to keep the short turn and the foreign kept window back to its last user message: the cut lands there.
-			const keep = tokensFrom(
-				branch,
-				branch.findIndex((e) => e.id === lastUser.entryId),
-			);
+			const keep = h.tokensFrom(lastUser.entryId);
 			h.session.settingsManager.applyOverrides({ compaction: { keepRecentTokens: keep } });
 			h.model.scriptSide((call) => standInAnswer(lastUserText(call), NOTHING_RECORDED));
 			await h.compact();

@@ -42,18 +42,21 @@ describe("two compactions racing on one session", () => {
 			return labeler()(call);
 		};
 		h.model.scriptSide(slowDiff, ...Array.from({ length: 8 }, () => labeler()));
-		h.model.scriptAgent(say("ok"), say("ok ".repeat(1500)), say("still here"));
+		h.model.scriptAgent(say("ok"), say("ok ".repeat(3000)), say("still here"));
 		await h.prompt("never add dependencies");
 		expect(h.branch().filter((e) => e.type === "compaction")).toHaveLength(0);
 		await h.prompt("go on and write a lot");
 		expect(manual).toBeDefined();
-		expect(await manual).toBe("Compaction cancelled");
+		// Which of the two pi lets land is pi's choice: pi 0.73 cancels the manual one while the automatic one runs;
+		// pi 1.x's compact() aborts the running one (Longhaul's pass for it stores nothing) and then runs its own.
+		const manualLands = h.pi === "1.x";
+		expect(await manual).toBe(manualLands ? "stored" : "Compaction cancelled");
 		await tick();
 		expect(h.events.filter((e) => e.type === "compaction_start").map((e) => e.reason)).toEqual(["threshold", "manual"]);
-		// Every diff call was the one pass's: the cancelled compaction asked the model nothing.
+		// The landed pass's record counts every diff call but the one the aborted pass made (pi 1.x).
 		const record = h.branch().find((e) => e.type === "custom" && e.customType === "compaction-state.span");
 		expect(record?.type === "custom" ? record.data : undefined).toMatchObject({
-			calls: h.model.calls.filter(isDiffCall).length,
+			calls: h.model.calls.filter(isDiffCall).length - (manualLands ? 1 : 0),
 		});
 		expect(summary(h)).toEqual({
 			compactions: 1,
@@ -85,7 +88,10 @@ describe("two compactions racing on one session", () => {
 		await h.prompt("next");
 		const results = await Promise.all([outcome(h.session.compact()), outcome(h.session.compact())]);
 		await tick();
-		expect([...results].sort()).toEqual(["Compaction cancelled", "stored"]);
+		// pi 1.6.0's compact() reads the controller the first call cleared in its own error path, so the second
+		// rejects with a TypeError of pi's instead of pi 0.73's "Compaction cancelled"; the outcome is the same.
+		const refused = h.pi === "1.x" ? "Cannot read properties of undefined (reading 'signal')" : "Compaction cancelled";
+		expect([...results].sort()).toEqual([refused, "stored"].sort());
 		expect(summary(h)).toMatchObject({ compactions: 1, spans: [1], seqs: "strictly increasing", anomalies: [] });
 		await h.prompt("always run the linter first");
 		await h.prompt("more");

@@ -271,6 +271,8 @@ export interface Harness {
 	compact(customInstructions?: string): Promise<{ readonly summary: string }>;
 	/** The entries from the root to the leaf. */
 	branch(): BranchEntry[];
+	/** pi's own token estimate of the branch's message entries from `entryId` on (each pi counts some content its own way). */
+	tokensFrom(entryId: string): number;
 	/** Moves the leaf as `/tree` does. */
 	navigateTree(targetId: string, options?: { summarize?: boolean; label?: string }): Promise<{ cancelled: boolean }>;
 	/** Forks from an entry into a new session, as `/fork` does; the harness follows the new session. */

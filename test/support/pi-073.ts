@@ -23,6 +23,7 @@ import {
 	type ExtensionCommandContextActions,
 	type ExtensionFactory,
 	type ExtensionUIContext,
+	estimateTokens,
 	ModelRegistry,
 	SessionManager,
 	SettingsManager,
@@ -81,7 +82,9 @@ function fauxApi(script: Script, provider: BackendSetup["provider"]): FauxApi {
 				return fauxAssistantMessage(content, { stopReason, ...(errorMessage === undefined ? {} : { errorMessage }) });
 			},
 		]);
-		return inner.streamSimple(model, context, options);
+		// pi-ai's registry wraps the faux stream in a check that the model names faux's own API; a model pi serves
+		// through an extension's stream names that extension's API instead.
+		return inner.streamSimple({ ...model, api: faux.api }, context, options);
 	};
 	const api = provider === "registry" ? faux.api : EXTENSION_API;
 	return {
@@ -185,6 +188,13 @@ class Pi073Harness implements Harness {
 
 	branch(): BranchEntry[] {
 		return this.sessionManager.getBranch();
+	}
+
+	tokensFrom(entryId: string): number {
+		const branch = this.sessionManager.getBranch();
+		const from = branch.findIndex((entry) => entry.id === entryId);
+		if (from < 0) throw new Error(`harness: no entry ${entryId} on the branch`);
+		return branch.slice(from).reduce((sum, e) => sum + (e.type === "message" ? estimateTokens(e.message) : 0), 0);
 	}
 
 	navigateTree(targetId: string, options?: { summarize?: boolean; label?: string }) {

@@ -24,6 +24,7 @@ import {
 	type ExtensionCommandContextActions,
 	type ExtensionFactory,
 	type ExtensionUIContext,
+	estimateTokens,
 	ModelRuntime,
 	SessionManager,
 	SettingsManager,
@@ -184,6 +185,13 @@ class Pi1xHarness implements Harness {
 
 	branch(): BranchEntry[] {
 		return branchEntries(this.sessionManager.getBranch());
+	}
+
+	tokensFrom(entryId: string): number {
+		const branch = this.sessionManager.getBranch();
+		const from = branch.findIndex((entry) => entry.id === entryId);
+		if (from < 0) throw new Error(`harness: no entry ${entryId} on the branch`);
+		return branch.slice(from).reduce((sum, e) => sum + (e.type === "message" ? estimateTokens(e.message) : 0), 0);
 	}
 
 	navigateTree(targetId: string, options?: { summarize?: boolean; label?: string }) {
