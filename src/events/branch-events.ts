@@ -14,6 +14,7 @@ import {
 	type StoredEvent,
 } from "./entries.js";
 import { decodeEvent, type Event } from "./event.js";
+import { isRecord } from "./is-record.js";
 import type { Entry } from "./transcript.js";
 
 /** An event with the entry that carried it and its sequence number (none for events the fold makes itself). */
@@ -42,10 +43,6 @@ function anomaly(entry: string, reason: string): Located {
 function stored(entry: string, s: StoredEvent): Located {
 	const event = decodeEvent(s.event);
 	return E.isRight(event) ? { entry, seq: s.seq, event: event.right } : anomaly(entry, `seq ${s.seq}: ${event.left}`);
-}
-
-function isRecord(u: unknown): u is Record<string, unknown> {
-	return typeof u === "object" && u !== null;
 }
 
 function compactionEvents(entry: Entry): Located[] {

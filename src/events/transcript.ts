@@ -1,4 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
+import { isRecord } from "./is-record.js";
 import { lineLinks } from "./line-links.js";
 
 /** The longest line the reader parses; a longer one is an anomaly (a 50 MB line must not stall a pass). */
@@ -24,10 +25,6 @@ export interface Transcript {
 	readonly version: number;
 	readonly entries: readonly Entry[];
 	readonly anomalies: readonly ReadAnomaly[];
-}
-
-function isRecord(u: unknown): u is Record<string, unknown> {
-	return typeof u === "object" && u !== null && !Array.isArray(u);
 }
 
 function parseJson(line: string): E.Either<string, unknown> {

@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import * as t from "io-ts";
 import { UserRef } from "../events/ids.js";
+import { isRecord } from "../events/is-record.js";
 import { type Defect, defect } from "./defects.js";
 import { jsonObjectIn } from "./json-in-text.js";
 import { formatLabel, parseLabel } from "./labels.js";
@@ -132,10 +133,6 @@ export const ANSWER_KEYS: readonly string[] = [
 // ---------------------------------------------------------------------------------------------------------------
 // Shape slips: forms that say nothing about content, made canonical before the schema check.
 // ---------------------------------------------------------------------------------------------------------------
-
-function isRecord(u: unknown): u is Record<string, unknown> {
-	return typeof u === "object" && u !== null && !Array.isArray(u);
-}
 
 /** The record without keys whose value is `null` (an absent optional written as null). */
 function withoutNulls(u: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
+import { isRecord } from "../events/is-record.js";
 import { type Defect, defect } from "./defects.js";
 
 /** Only this much of a reply is searched, so a runaway answer costs bounded work. */
@@ -10,11 +11,6 @@ const MAX_STARTS = 20;
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 type Parsed = { readonly kind: "object"; readonly value: Record<string, unknown> } | { readonly kind: "forbidden" };
-
-/** A plain JSON object. */
-function isRecord(u: unknown): u is Record<string, unknown> {
-	return typeof u === "object" && u !== null && !Array.isArray(u);
-}
 
 /** Parses one candidate; never throws. */
 function parse(text: string): Parsed | undefined {

@@ -148,20 +148,20 @@ function reply(texts: readonly string[]): fc.Arbitrary<string> {
 }
 
 /** A takeover's sets over the messages before the span: standing picks, earlier ones shown cut, ones offered again. */
-interface Takeover {
+interface TakeoverSets {
 	readonly standing: ReadonlySet<string>;
 	readonly excerpted: ReadonlySet<string>;
 	readonly reopened: ReadonlySet<string>;
 }
 
-const NO_TAKEOVER: Takeover = { standing: new Set(), excerpted: new Set(), reopened: new Set() };
+const NO_TAKEOVER: TakeoverSets = { standing: new Set(), excerpted: new Set(), reopened: new Set() };
 
 interface World {
 	readonly texts: readonly string[];
 	readonly state: State;
 	readonly spanFrom: number;
 	/** When taking over, the messages before `spanFrom` are offered too. */
-	readonly takeover: Takeover | null;
+	readonly takeover: TakeoverSets | null;
 	readonly answers: readonly string[];
 	/** Per answer, a reply text, or null for a reply that takes up every question asked. */
 	readonly replies: readonly (string | null)[];
@@ -174,7 +174,7 @@ function someRefs(count: number): fc.Arbitrary<ReadonlySet<string>> {
 }
 
 /** Sometimes no takeover; else standing picks, cut messages and reopened ones among the messages. */
-function takeoverOf(count: number): fc.Arbitrary<Takeover | null> {
+function takeoverOf(count: number): fc.Arbitrary<TakeoverSets | null> {
 	const sets = fc.record({ standing: someRefs(count), excerpted: someRefs(count), reopened: someRefs(count) });
 	return fc.oneof(fc.constant(null), sets);
 }

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { AssistantMessage, ThinkingLevelMap } from "@mariozechner/pi-ai";
 import type { ExtensionFactory, SessionEntry } from "@mariozechner/pi-coding-agent";
+import type { EnvOverride } from "../../src/adapters/env-override.js";
 
 // What both pi backends of the harness share (pi 0.73 in `pi-073.ts`, pi 1.x in `pi-1x.ts`): the scripted model,
 // the shapes tests read, the recording UI and the environment override. Types here are the harness's own, narrow
@@ -301,27 +302,6 @@ export function writeFiles(root: string, files: Readonly<Record<string, string>>
 		const path = join(root, relative);
 		mkdirSync(dirname(path), { recursive: true });
 		writeFileSync(path, content);
-	}
-}
-
-/** Sets environment variables for the harness's life and puts the old values back. */
-export class EnvOverride {
-	private readonly saved = new Map<string, string | undefined>();
-
-	set(vars: Readonly<Record<string, string | undefined>>): void {
-		for (const [key, value] of Object.entries(vars)) {
-			if (!this.saved.has(key)) this.saved.set(key, process.env[key]);
-			if (value === undefined) Reflect.deleteProperty(process.env, key);
-			else process.env[key] = value;
-		}
-	}
-
-	restore(): void {
-		for (const [key, value] of this.saved) {
-			if (value === undefined) Reflect.deleteProperty(process.env, key);
-			else process.env[key] = value;
-		}
-		this.saved.clear();
 	}
 }
 

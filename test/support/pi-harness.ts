@@ -2,9 +2,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from "@mariozechner/pi-ai";
+import { EnvOverride } from "../../src/adapters/env-override.js";
 import {
 	type BackendSetup,
-	EnvOverride,
 	type FauxModelSpec,
 	type Harness,
 	type HarnessOptions,

@@ -17,6 +17,7 @@ import {
 } from "@mariozechner/pi-coding-agent";
 import * as E from "fp-ts/lib/Either.js";
 import { Type } from "typebox";
+import { EnvOverride } from "../env-override.js";
 import { type Answer, FAUX_MODEL, FAUX_PROVIDER, type FauxLimits, fauxRoute, registerFauxModel } from "./faux-route.js";
 import type { BashStep, RecordedResult } from "./recording.js";
 import { Settler } from "./settler.js";
@@ -63,26 +64,6 @@ export interface EvalSession {
 	/** The session as a JSONL transcript: pi's header, then every entry. */
 	jsonl(): string;
 	dispose(): Promise<void>;
-}
-
-class EnvOverride {
-	private readonly saved = new Map<string, string | undefined>();
-
-	set(vars: Readonly<Record<string, string | undefined>>): void {
-		for (const [key, value] of Object.entries(vars)) {
-			if (!this.saved.has(key)) this.saved.set(key, process.env[key]);
-			if (value === undefined) Reflect.deleteProperty(process.env, key);
-			else process.env[key] = value;
-		}
-	}
-
-	restore(): void {
-		for (const [key, value] of this.saved) {
-			if (value === undefined) Reflect.deleteProperty(process.env, key);
-			else process.env[key] = value;
-		}
-		this.saved.clear();
-	}
 }
 
 function resultText(result: RecordedResult): string {

@@ -40,7 +40,7 @@ import type {
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Taking over from another compactor: the earlier summary and the user's earlier messages, by kind. */
-export interface Takeover {
+export interface TakeoverRefs {
 	/** The newest foreign compaction's summary. */
 	readonly summary: string;
 	/** Refs in `ctx.toLabel` of earlier messages the model labels; the Digest shows each cut to its start. */
@@ -62,7 +62,7 @@ export interface TurnsInput {
 	readonly messageRefs: readonly string[];
 	/** Notes `longhaul_remember` wrote during the span. */
 	readonly notes: readonly string[];
-	readonly takeover?: Takeover;
+	readonly takeover?: TakeoverRefs;
 }
 
 /** The budgets and effects of a turns-mode pass. */

@@ -49,7 +49,7 @@ function routeSpec(route: Route | null): string | null {
 }
 
 /** The id of the newest compaction entry of a branch, if it has one. */
-function newestCompaction(branch: readonly { readonly type: string; readonly id: string }[]): string | undefined {
+function newestCompactionId(branch: readonly { readonly type: string; readonly id: string }[]): string | undefined {
 	for (let i = branch.length - 1; i >= 0; i--) if (branch[i]?.type === "compaction") return branch[i]?.id;
 	return undefined;
 }
@@ -126,7 +126,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		// One pass at a time: a compaction that starts while another runs (a manual /compact during an automatic one)
 		// waits for it, and is cancelled if that one stored a compaction, since it would close the same span again.
 		const turn = inFlight.then(async () =>
-			newestCompaction(event.branchEntries) !== newestCompaction(ctx.sessionManager.getBranch())
+			newestCompactionId(event.branchEntries) !== newestCompactionId(ctx.sessionManager.getBranch())
 				? { cancel: true }
 				: compactWithLonghaul(event, ctx, begin()),
 		);

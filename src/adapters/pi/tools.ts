@@ -20,7 +20,7 @@ function text(value: string) {
 	return { content: [{ type: "text" as const, text: value }], details: {} };
 }
 
-function branchOf(ctx: ExtensionContext) {
+function foldedBranch(ctx: ExtensionContext) {
 	return foldEntries(ctx.sessionManager.getBranch());
 }
 
@@ -43,7 +43,7 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 				if (note === "") return text("Nothing remembered: the note is empty.");
 				if (note.length > MAX_NOTE_CHARS)
 					return text(`Nothing remembered: the note has ${note.length} characters, over ${MAX_NOTE_CHARS}.`);
-				const { state } = branchOf(ctx);
+				const { state } = foldedBranch(ctx);
 				const event: Event = { type: "note-remembered", data: { text: note } };
 				pi.appendEntry(EVENT_ENTRY_TYPE, {
 					stateFormat: STATE_FORMAT,
@@ -74,7 +74,7 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 				const ref = params.ref?.trim() ?? "";
 				const query = params.query?.trim() ?? "";
 				if ((ref === "") === (query === "")) return text(ONE_OF);
-				const folded = branchOf(ctx);
+				const folded = foldedBranch(ctx);
 				const found = ref !== "" ? recall(ref, folded) : searchPassages(query, compactedPassages(folded));
 				return text(await redactorFor(ctx.cwd).redact(found));
 			},
