@@ -1,22 +1,33 @@
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from "@mariozechner/pi-ai";
 import { runStateCli } from "../../src/adapters/cli/state-cli.js";
 import { labeler } from "./fake-summarizer.js";
 import { longhaulSession, tick } from "./longhaul-session.js";
-import { callBash, callTool, fail, type Harness, type Reply, say } from "./pi-harness.js";
+import { fail, type Harness, type Reply, say } from "./pi-harness.js";
 import { repoRoot } from "./shared.js";
 
 // Writes the e2e sessions' golden files (`npm run make-golden-sessions`): three scenarios played in a real pi
 // session (pi 0.73.1) with Longhaul loaded and only the model scripted, each session file copied to
 // test/fixtures/golden/e2e-<name>.jsonl beside the `state --json` it gives (e2e-<name>.state.txt).
 // test/unit/reducers/stored-sessions.test.ts checks that those files still fold to those outputs. The files are
-// made once and committed: pi's entry ids, timestamps and temp paths differ on every run, so run this again only
-// when a change is meant to alter the state, and name that change in the commit.
+// made once and committed: pi's entry ids, timestamps and temp paths differ on every run (and so does the entry id
+// a foreign compaction's record names in `state --json`), so run this again only when a change is meant to alter
+// the state, and name that change in the commit.
 
 const GOLDEN = join(repoRoot, "test/fixtures/golden");
 
 /** A command that fails until the file `fixed` exists in the cwd, then passes: an error and its fix. */
 const TESTS = "test -f fixed && echo '12 passed' || { echo '3 failed'; exit 1; }";
+
+let calls = 0;
+
+/** A tool call with an id of its own (faux's are the clock and a random part), so a new run prints the same ids. */
+function callTool(name: string, args: Record<string, unknown>): AssistantMessage {
+	return fauxAssistantMessage(fauxToolCall(name, args, { id: `golden-call-${++calls}` }), { stopReason: "toolUse" });
+}
+
+const callBash = (command: string) => callTool("bash", { command });
 
 /** Sends a user message with the agent's replies for its turn, and checks that the turn used them all. */
 async function turn(h: Harness, text: string, ...replies: Reply[]): Promise<void> {
