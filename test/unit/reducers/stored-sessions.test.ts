@@ -13,7 +13,11 @@ import { storedSessionText } from "../../support/stored-session.js";
  * by the fold as it was before events carried their ids (commit 865b150): golden files for the project's own
  * transcripts, and only sha256 digests for the real ones in ../shared, which may not be committed. The `--json`
  * golden files were made again after issue 14, which names its change of the values view (SPEC 8.5); the folded
- * States (`*.fold.txt`) are still those of 865b150.
+ * States (`*.fold.txt`) are still those of 865b150. The e2e sessions (`e2e-*.jsonl`, three scenarios played in a
+ * real pi session with Longhaul by test/support/make-golden-sessions.ts) and their `state --json` outputs
+ * (`e2e-*.state.txt`) were made by 2cb1861, before the core was reshaped as a decider; the real transcripts
+ * replayed through Longhaul are pinned in test/e2e/eval/replayed-state.test.ts. docs/architecture.md says when and
+ * how to make them again.
  */
 
 const golden = (name: string) => readFileSync(join(repoRoot, "test/fixtures/golden", name), "utf8");
@@ -39,6 +43,12 @@ describe("stored sessions fold to the same state, byte for byte (SPEC 8.7)", () 
 		const got = await outputs(path);
 		expect(got.json).toBe(golden("stored-session.state.txt"));
 		expect(got.fold).toBe(golden("stored-session.fold.txt"));
+	});
+
+	it.each(["rules-notes-errors", "tree", "fork", "takeover"])("the e2e session %s", async (name) => {
+		const cli = await runStateCli([join(repoRoot, `test/fixtures/golden/e2e-${name}.jsonl`), "--json"], {});
+		expect(cli.code).toBe(0);
+		expect(cli.stdout).toBe(golden(`e2e-${name}.state.txt`));
 	});
 
 	describe.skipIf(!hasShared)("the real transcripts in ../shared (skipped where ../shared is absent)", () => {
