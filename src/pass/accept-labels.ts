@@ -5,6 +5,7 @@ import type { UserMessage } from "../events/messages.js";
 import type { State } from "../reducers/state.js";
 import type { RawLabel } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
+import { idsFrom } from "./ids.js";
 import { formatLabel, LABEL_FORMS, type Label, liftTargets, parseLabel, type Target } from "./labels.js";
 import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
 import { exactWords, pickNeedsWords, pickWords } from "./verify/earlier-words.js";
@@ -62,16 +63,21 @@ export interface LabelsOutcome {
 	readonly labels: readonly { readonly msg: string; readonly label: string }[];
 }
 
-/** A rule in force while the answer is applied: `id` is null for one this span gave (its id is not assigned yet). */
+/**
+ * A rule in force while the answer is applied, with the id it has or this answer gives it. `given`: this answer
+ * gave it, so the prompt never showed its id and it is named by its message.
+ */
 interface Held {
-	readonly id: string | null;
+	readonly id: string;
 	readonly text: string;
 	readonly source: string;
+	readonly given: boolean;
 }
 
 /** A rule withdrawn, by state or by this answer. */
 interface Gone {
-	readonly id: string | null;
+	readonly id: string;
+	readonly text: string;
 	readonly source: string;
 	readonly by: string;
 }
@@ -91,6 +97,8 @@ interface Work {
 	readonly reopened: ReadonlySet<string>;
 	readonly inForce: Held[];
 	readonly gone: Gone[];
+	/** The ids of the rules this answer gives, from the state's counter (SPEC 8.7). */
+	readonly ruleId: () => string;
 	readonly events: Event[];
 	readonly defects: Defect[];
 	readonly questions: Question[];
@@ -134,7 +142,7 @@ const MAX_CANDIDATES = 3;
 /** How many replacements a lift follows to find the rule now standing for the one it names. */
 const MAX_CHAIN = 8;
 
-const nameOf = (held: Held): string => held.id ?? held.source;
+const nameOf = (held: Held): string => (held.given ? held.source : held.id);
 const show = (held: Held): ShownRule => ({ id: nameOf(held), text: held.text });
 const earlier = (held: Held, by: UserMessage): boolean => idNumber(held.source) < idNumber(by.ref);
 
@@ -219,7 +227,7 @@ function liftHeld(work: Work, by: UserMessage, label: Label, target: Target): vo
 		return;
 	}
 	work.inForce.splice(index, 1);
-	work.gone.push({ id: held.id, source: held.source, by: by.ref });
+	work.gone.push({ id: held.id, text: held.text, source: held.source, by: by.ref });
 	work.events.push({ type: "rule-lifted", data: { target, by: by.ref } });
 }
 
@@ -266,6 +274,13 @@ function recordedWords(work: Work, msg: UserMessage, words: string | undefined):
 	return whole === undefined ? found : E.right(whole);
 }
 
+/** A rule this answer gives: in force from now on, with the next id. */
+function give(work: Work, text: string, source: string): void {
+	const id = work.ruleId();
+	work.inForce.push({ id, text, source, given: true });
+	work.events.push({ type: "rule-added", data: { id, words: text, source } });
+}
+
 /** A `rule` label: its words copied by code, then its lifts, then the rule itself. */
 function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, words: string | undefined): boolean {
 	const recorded = recordedWords(work, msg, words);
@@ -280,10 +295,10 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
 	}
 	for (const target of label.lifts) lift(work, msg, label, target);
 	const { text, source } = recorded.right;
-	if (!work.inForce.some((held) => held.source === source.ref && held.text === text)) {
-		work.inForce.push({ id: null, text, source: source.ref });
-		work.events.push({ type: "rule-added", data: { words: text, source: source.ref } });
-	}
+	const same = (rule: { readonly text: string; readonly source: string }) =>
+		rule.source === source.ref && rule.text === text;
+	// As the reducer does: the same words from the same message are added once, and never again once lifted.
+	if (!work.inForce.some(same) && !work.gone.some(same)) give(work, text, source.ref);
 	if (label.lifts.length === 0 && source.ref === msg.ref) work.recorded.push({ msg, words: recorded.right });
 	return true;
 }
@@ -297,8 +312,7 @@ function recordPick(work: Work, msg: UserMessage, unlabeled: boolean): void {
 	const judged = work.inForce.some((held) => held.source === msg.ref) || work.gone.some((g) => g.source === msg.ref);
 	const words = judged ? undefined : pickWords(msg);
 	if (words === undefined) return;
-	work.inForce.push({ id: null, text: words.text, source: msg.ref });
-	work.events.push({ type: "rule-added", data: { words: words.text, source: msg.ref } });
+	give(work, words.text, msg.ref);
 	if (unlabeled) work.recorded.push({ msg, words });
 }
 
@@ -310,9 +324,9 @@ function withdrawOwn(work: Work, msg: UserMessage): void {
 	if (!work.reopened.has(msg.ref)) return;
 	for (let i = work.inForce.length - 1; i >= 0; i--) {
 		const held = work.inForce[i];
-		if (held === undefined || held.id === null || held.source !== msg.ref) continue;
+		if (held === undefined || held.given || held.source !== msg.ref) continue;
 		work.inForce.splice(i, 1);
-		work.gone.push({ id: held.id, source: held.source, by: msg.ref });
+		work.gone.push({ id: held.id, text: held.text, source: held.source, by: msg.ref });
 		work.events.push({ type: "rule-lifted", data: { target: held.id, by: msg.ref } });
 	}
 }
@@ -397,8 +411,9 @@ export function acceptLabels(ctx: LabelContext, labels: readonly RawLabel[], fin
 		standing: ctx.standing ?? NONE,
 		excerpted: ctx.excerpted ?? NONE,
 		reopened: ctx.reopened ?? NONE,
-		inForce: ctx.state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source })),
-		gone: ctx.state.lifted.map((r) => ({ id: r.id, source: r.source, by: r.by })),
+		inForce: ctx.state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source, given: false })),
+		gone: ctx.state.lifted.map((r) => ({ id: r.id, text: r.text, source: r.source, by: r.by })),
+		ruleId: idsFrom(ctx.state.next, "R"),
 		events: [],
 		defects: [],
 		questions: [],

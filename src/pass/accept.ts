@@ -2,6 +2,7 @@ import type { Event } from "../events/event.js";
 import { acceptLabels, type Dropped, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
 import type { RawAnswer } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
+import { idsFrom } from "./ids.js";
 import type { Question } from "./questions.js";
 import { knownEvidence } from "./verify/evidence.js";
 import { secretValueKind } from "./verify/secrets.js";
@@ -43,17 +44,18 @@ export interface Accepted {
 
 type Findings = { events: Event[]; dropped: Dropped[] };
 
-function findings(kind: "decisions" | "deadEnds", answer: RawAnswer, ledger: ReadonlySet<string>): Findings {
+function findings(kind: "decisions" | "deadEnds", ctx: AcceptContext, answer: RawAnswer): Findings {
 	const type = kind === "decisions" ? "decision-made" : "dead-end-found";
+	const id = idsFrom(ctx.state.next, kind === "decisions" ? "D" : "X");
 	const out: Findings = { events: [], dropped: [] };
 	answer[kind].forEach((finding, index) => {
 		if (finding.text === "") {
 			out.dropped.push({ item: `${kind}[${index}]`, reason: "empty-text" });
 			return;
 		}
-		const { kept, unknown } = knownEvidence(finding.evidence, ledger);
+		const { kept, unknown } = knownEvidence(finding.evidence, ctx.ledger);
 		for (const id of unknown) out.dropped.push({ item: `${kind}[${index}]:${id}`, reason: "unknown-evidence" });
-		out.events.push({ type, data: { text: finding.text, evidence: [...kept] } });
+		out.events.push({ type, data: { id: id(), text: finding.text, evidence: [...kept] } });
 	});
 	return out;
 }
@@ -94,8 +96,8 @@ function textEvents(ctx: AcceptContext, answer: RawAnswer): { objective: Event[]
 export function acceptAnswer(ctx: AcceptContext, answer: RawAnswer, options: AcceptOptions = {}): Accepted {
 	const final = options.final === true;
 	const labels: LabelsOutcome = acceptLabels(ctx, answer.labels, final);
-	const decisions = findings("decisions", answer, ctx.ledger);
-	const deadEnds = findings("deadEnds", answer, ctx.ledger);
+	const decisions = findings("decisions", ctx, answer);
+	const deadEnds = findings("deadEnds", ctx, answer);
 	const found = values(answer, ctx.turnText);
 	const { objective, closing } = textEvents(ctx, answer);
 	const defects =

@@ -6,6 +6,7 @@ import type { Entry } from "../events/transcript.js";
 import type { Folded } from "../reducers/fold.js";
 import type { State } from "../reducers/state.js";
 import type { LabelContext } from "./accept-labels.js";
+import { idsFrom } from "./ids.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "./prompt.js";
 import { judgedUntil, newestCompaction, type SpanSlice } from "./span.js";
 import { standingRules } from "./standing-rules.js";
@@ -67,9 +68,10 @@ export function takeoverOf(folded: Folded, slice: SpanSlice): Takeover | undefin
  */
 export function standingEvents(state: State, standing: readonly UserMessage[]): Event[] {
 	const judged = new Set([...state.rules, ...state.lifted].map((rule) => rule.source));
+	const id = idsFrom(state.next, "R");
 	return standing.flatMap((msg): Event[] => {
 		const words = judged.has(msg.ref) ? undefined : pickWords(msg);
-		return words === undefined ? [] : [{ type: "rule-added", data: { words: words.text, source: msg.ref } }];
+		return words === undefined ? [] : [{ type: "rule-added", data: { id: id(), words: words.text, source: msg.ref } }];
 	});
 }
 

@@ -151,6 +151,19 @@ describe("Longhaul inside a real pi session", () => {
 			say("ok"),
 		);
 		await h.prompt("remember the flaky test");
+		// The tool answers with the id its stored event carries (SPEC 8.7), not a guess at the fold's numbering.
+		const answered = h
+			.branch()
+			.flatMap((e) =>
+				e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_remember"
+					? [JSON.stringify(e.message.content)]
+					: [],
+			);
+		expect(answered.join("")).toContain("Remembered as N1.");
+		const stored = h.branch().flatMap((e) => (e.type === "custom" ? [JSON.stringify(e.data)] : []));
+		expect(stored.join("")).toContain(
+			'"event":{"type":"note-remembered","data":{"id":"N1","text":"the flaky test is net.test.ts"}}',
+		);
 		await h.prompt("never add dependencies");
 		await h.prompt("go on");
 		await h.compact();

@@ -9,8 +9,11 @@ import { type Question, renderQuestions } from "../../src/pass/questions.js";
 import { applyReplies } from "../../src/pass/replies.js";
 import { liftAllowed } from "../../src/pass/verify/withdrawal.js";
 import { evolve, type LiftedRule, type State } from "../../src/reducers/index.js";
+import { withoutId } from "../support/without-ids.js";
 import { hostileText, stateFrom } from "./arbitraries.js";
-import { law } from "./laws.js";
+import { law, sameJson } from "./laws.js";
+
+const COUNTED_KINDS = new Set(["rule-added", "decision-made", "dead-end-found", "note-remembered"]);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Arbitraries: user messages, a state built from them, and any reply a model could give about them.
@@ -314,6 +317,25 @@ describe("diff answer laws", () => {
 					);
 				});
 			},
+			RUNS,
+		);
+	});
+
+	it("ids are decided with the events: an answer's rules, decisions and dead ends carry the ids the fold would give them stored without ids", () => {
+		law(
+			[world([...RULE_WORDS, ...WITHDRAWING, ...MARKUP], false, true)],
+			(w) =>
+				run(w).steps.every(
+					(step) =>
+						step.events.every((e) => !COUNTED_KINDS.has(e.type) || ("id" in e.data && e.data.id !== undefined)) &&
+						sameJson(
+							step.after,
+							evolve(
+								step.before,
+								step.events.map((event) => ({ seq: null, event: withoutId(event) })),
+							),
+						),
+				),
 			RUNS,
 		);
 	});

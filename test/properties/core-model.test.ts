@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { type Event, encodeEvent } from "../../src/events/index.js";
+import { encodeEvent } from "../../src/events/index.js";
+import { rememberedNote } from "../../src/pass/note.js";
 import { foldEntries, foldTranscript } from "../../src/reducers/index.js";
 import { carefulAnswer } from "../support/fake-summarizer.js";
 import { answeringModel, compactBranch } from "../support/passes.js";
 import { type RulesAndNotes, type SessionModel, sessionModel } from "../support/session-model.js";
+import { entriesWithoutIds } from "../support/without-ids.js";
 import { params } from "./laws.js";
 
 // A model-based property of the pure core: sequences of what a user and the agent do to a session (messages that
@@ -60,7 +62,13 @@ function folded(entries: readonly Raw[]): RulesAndNotes {
 type Cmd = fc.AsyncCommand<SessionModel, Session>;
 
 function check(m: SessionModel, r: Session): void {
-	const got = folded(path(r));
+	const onBranch = path(r);
+	const got = folded(onBranch);
+	// SPEC 8.7: the ids the pass and the tool carry are the ids the fold gives the same events stored without them.
+	const carried = JSON.stringify(foldEntries(onBranch).state);
+	const counted = JSON.stringify(foldEntries(entriesWithoutIds(onBranch)).state);
+	if (carried !== counted)
+		throw new Error(`carried ids differ from the fold's\n carried: ${carried}\n counted: ${counted}`);
 	const want = { ...m.current(), anomalies: 0 };
 	if (JSON.stringify(got) !== JSON.stringify(want))
 		throw new Error(`the fold and the model differ\n fold:  ${JSON.stringify(got)}\n model: ${JSON.stringify(want)}`);
@@ -80,9 +88,9 @@ class Remember implements Cmd {
 	constructor(readonly note: string) {}
 	check = () => true;
 	async run(m: SessionModel, r: Session): Promise<void> {
-		// As `longhaul_remember` writes it: the next seq after the branch's, in a custom entry.
+		// As `longhaul_remember` writes it: the next seq after the branch's, in a custom entry, with the id it answers.
 		const { state } = foldEntries(path(r));
-		const event: Event = { type: "note-remembered", data: { text: this.note } };
+		const event = rememberedNote(state, this.note);
 		const data = { stateFormat: 1, seq: state.lastSeq + 1, event: encodeEvent(event) };
 		m.remembered(append(r, { type: "custom", customType: "compaction-state.event", data }), this.note);
 		check(m, r);

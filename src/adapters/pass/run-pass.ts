@@ -1,18 +1,19 @@
 import type { CompactionDetails, SpanRecord } from "../../events/entries.js";
 import type { Event } from "../../events/event.js";
-import type { Message, UserMessage } from "../../events/messages.js";
+import type { UserMessage } from "../../events/messages.js";
 import type { World } from "../../events/world.js";
 import type { AcceptContext } from "../../pass/accept.js";
-import { type CloseKind, closeSpan } from "../../pass/close.js";
+import { chunkCount, chunksOf, ledgerIds } from "../../pass/chunks.js";
+import type { CloseKind } from "../../pass/close.js";
+import { type Decided, decideAnswer, decideClose, decideWithoutModel, decidingFrom } from "../../pass/decide.js";
 import { ledgerEvents } from "../../pass/ledger.js";
-import { diffPrompt, type PromptInput } from "../../pass/prompt.js";
+import { diffPrompt, type Prompt, type PromptInput } from "../../pass/prompt.js";
 import { derivedSpan, preparedSpan, type SpanSlice, sliceSpan } from "../../pass/span.js";
 import { standingRules } from "../../pass/standing-rules.js";
-import { offerOf, standingEvents, takeoverOf } from "../../pass/takeover.js";
+import { type Offer, offerOf, type Takeover, takeoverOf } from "../../pass/takeover.js";
 import type { CapFit } from "../../projections/summary.js";
 import { renderSummary } from "../../projections/summary.js";
-import { evolve } from "../../reducers/evolve.js";
-import { foldEntries } from "../../reducers/fold.js";
+import { type Folded, foldEntries } from "../../reducers/fold.js";
 import type { State } from "../../reducers/state.js";
 import { type CallTrace, diffChunk } from "./diff.js";
 import type { PassModel } from "./model.js";
@@ -83,42 +84,156 @@ export interface PassOutcome {
 	readonly rejectedQuotes: readonly string[];
 }
 
-/** The work-log line of a span with nothing in it. */
-const EMPTY_SPAN_LINE = "(nothing new to summarize)";
-
-/** Characters per token, the same rough measure pi's `estimateTokens` uses. */
-const CHARS_PER_TOKEN = 4;
-
-function ledgerIds(state: State, ledger: readonly Event[]): Set<string> {
-	const ids = new Set<string>([...state.commands.map((c) => c.id), ...state.errors.map((e) => e.id)]);
-	for (const e of ledger) if (e.type === "command-recorded" || e.type === "error-recorded") ids.add(e.data.id);
-	return ids;
+/** What a pass gathers before it decides: the span, what it offers, its ledger and the World. */
+interface Gathered {
+	readonly request: PassRequest;
+	readonly caps: PassCapabilities;
+	readonly state: State;
+	readonly spanFrom: PassOutcome["spanFrom"];
+	readonly slice: SpanSlice;
+	readonly takeover: Takeover | undefined;
+	readonly offer: Offer;
+	/** Every message offered a label, in offer order. */
+	readonly toLabel: readonly UserMessage[];
+	/** The standing picks code records when no answer for them verifies. */
+	readonly picks: readonly UserMessage[];
+	readonly ledger: readonly Event[];
+	readonly world: World;
+	readonly notes: readonly string[];
 }
 
-function spanNotes(slice: SpanSlice, folded: ReturnType<typeof foldEntries>): string[] {
+/** How the diff ran, for the outcome and the log. */
+interface Trace {
+	readonly calls: CallTrace[];
+	readonly rejectedQuotes: string[];
+	readonly excused: { check: string; reason: string }[];
+}
+
+type Step = <T>(name: string, f: () => T | Promise<T>) => Promise<T>;
+
+function spanNotes(slice: SpanSlice, folded: Folded): string[] {
 	return folded.events.flatMap((l) =>
 		l.event.type === "note-remembered" && slice.entryIds.has(l.entry) ? [l.event.data.text] : [],
 	);
 }
 
-interface Chunk {
-	readonly messages: readonly Message[];
-	readonly users: readonly UserMessage[];
+/** Gathers the pass's inputs: the span pi cut, the takeover and what the pass offers, the ledger, the World. */
+async function gather(request: PassRequest, caps: PassCapabilities, folded: Folded, step: Step): Promise<Gathered> {
+	const state = folded.state;
+	const prepared =
+		request.messages === undefined
+			? undefined
+			: preparedSpan(folded.branch, request.firstKeptEntryId, request.messages);
+	const slice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
+	const takeover = takeoverOf(folded, slice);
+	const offer = offerOf(slice, takeover);
+	const ledger = await step("ledger", () => ledgerEvents(slice.messages, slice.span, state));
+	const world = await step("world", () => caps.takeWorld(request.cwd));
+	const toLabel = [...offer.before, ...slice.users];
+	const picks = request.readsEveryMessage === true && state.spans === 0 ? standingRules(toLabel) : offer.picks;
+	const notes = spanNotes(slice, folded);
+	const spanFrom = prepared === undefined ? "derived" : "preparation";
+	return { request, caps, state, spanFrom, slice, takeover, offer, toLabel, picks, ledger, world, notes };
 }
 
-/** Splits a span into `count` runs of messages, each user message with the run that holds it. */
-function chunksOf(slice: SpanSlice, count: number): Chunk[] {
-	const size = Math.ceil(slice.messages.length / count);
-	const chunks: Chunk[] = [];
-	let userIndex = 0;
-	for (let start = 0; start < slice.messages.length || chunks.length === 0; start += size) {
-		const messages = slice.messages.slice(start, start + size);
-		const userCount = messages.filter((m) => m.role === "user").length;
-		chunks.push({ messages, users: slice.users.slice(userIndex, userIndex + userCount) });
-		userIndex += userCount;
-		if (size === 0) break;
+/** A chunk of a span cut into several: its messages and its place. */
+type ChunkPart = Pick<PromptInput, "messages" | "chunk">;
+
+/** The prompt of the span's messages (or of a chunk) on the state decided so far; the first shows the offer. */
+function promptOf(g: Gathered, state: State, users: readonly UserMessage[], part?: ChunkPart): Prompt {
+	const { whole: shownWhole, ...offered } = g.offer.prompt;
+	const first = part?.chunk === undefined || part.chunk.index === 1;
+	return diffPrompt({
+		span: g.slice.span,
+		ledger: g.ledger,
+		state: g.state,
+		world: g.world,
+		notes: g.notes,
+		...(first ? offered : {}),
+		stateText: renderSummary(state, g.request.settings.summaryChars).text,
+		toLabel: first ? [...shownWhole, ...users] : users,
+		messages: g.slice.messages,
+		messageRefs: users.map((u) => u.ref),
+		...part,
+	});
+}
+
+/** The acceptance context of a diff on the state decided so far; the first shows the offer. */
+function contextOf(g: Gathered, state: State, users: readonly UserMessage[], first: boolean): AcceptContext {
+	return {
+		state,
+		span: g.slice.span,
+		toLabel: first ? [...g.offer.before, ...users] : users,
+		branch: g.slice.branchUsers,
+		turnText: g.slice.turnText,
+		ledger: ledgerIds(g.state, g.ledger),
+		...(first ? g.offer.labels : {}),
+	};
+}
+
+/** Single mode: one call per chunk, each chunk's answer decided on the state the chunks before it left. */
+async function chunkDecisions(
+	g: Gathered,
+	model: PassModel,
+	whole: Prompt,
+	trace: Trace,
+	step: Step,
+): Promise<Decided> {
+	const { settings, signal } = g.request;
+	const promptChars = whole.system.length + whole.user.length;
+	const chunks = chunksOf(g.slice, chunkCount(promptChars, model.contextWindow, settings.maxChunks));
+	let decided = decidingFrom(g.state, g.ledger);
+	for (const [index, chunk] of chunks.entries()) {
+		const part = { messages: chunk.messages, chunk: { index: index + 1, of: chunks.length } };
+		const prompt = chunks.length === 1 ? whole : promptOf(g, decided.state, chunk.users, part);
+		const ctx = contextOf(g, decided.state, chunk.users, index === 0);
+		const options = { retryNoteChars: settings.retryNoteChars, signal, now: g.caps.now };
+		const diff = await step(`diff ${index + 1}/${chunks.length}`, () => diffChunk(model, prompt, ctx, options));
+		trace.calls.push(...diff.calls);
+		trace.rejectedQuotes.push(...diff.rejectedQuotes);
+		decided = decideAnswer(decided, diff, g.picks);
 	}
-	return chunks;
+	return decided;
+}
+
+/** Turns mode: one gated conversation over the whole span, its answer decided as one chunk's. */
+async function turnsDecisions(g: Gathered, model: PassModel, trace: Trace, step: Step): Promise<Decided> {
+	const { settings, signal } = g.request;
+	const start = decidingFrom(g.state, g.ledger);
+	const turns = await step("turns", () =>
+		diffTurns(
+			{
+				ctx: contextOf(g, start.state, g.slice.users, true),
+				stateText: renderSummary(g.state, settings.summaryChars).text,
+				ledger: g.ledger,
+				world: g.world,
+				messages: g.slice.messages,
+				messageRefs: g.slice.users.map((u) => u.ref),
+				notes: g.notes,
+				...(g.takeover === undefined
+					? {}
+					: {
+							takeover: {
+								summary: g.takeover.summary,
+								earlier: g.takeover.earlier.map((u) => u.ref),
+								standing: g.takeover.standing.map((u) => u.ref),
+							},
+						}),
+			},
+			model,
+			{
+				turnsBudgetMs: settings.turnsBudgetMs,
+				turnBudgetMs: settings.turnBudgetMs,
+				retryNoteChars: settings.retryNoteChars,
+				signal,
+				now: g.caps.now,
+				status: g.caps.status,
+			},
+		),
+	);
+	trace.calls.push(...turns.calls);
+	trace.excused.push(...turns.excused);
+	return decideAnswer(start, turns, g.picks);
 }
 
 /** The span record's bounds: the first and last entry ids of the span's messages, when it has any. */
@@ -128,245 +243,65 @@ function spanBounds(ids: readonly string[]): Pick<SpanRecord, "bounds"> {
 	return first === undefined || last === undefined ? {} : { bounds: { first, last } };
 }
 
-function oneNarrative(events: readonly Event[], span: number): Event[] {
-	const lines = events.flatMap((e) => (e.type === "narrative-line" ? [e.data.text] : []));
-	const rest = events.filter((e) => e.type !== "narrative-line");
-	if (lines.length <= 1) return [...events];
-	const nowAt = rest.findIndex((e) => e.type === "now-set");
-	const line: Event = { type: "narrative-line", data: { span, text: lines.join("; ").slice(0, 600) } };
-	return nowAt < 0 ? [...rest, line] : [...rest.slice(0, nowAt), line, ...rest.slice(nowAt)];
-}
-
-/** Runs one pass (seed, The pass, steps 1–4). Rejects only on abort or a fault in the pass itself. */
+/** Runs one pass (seed, The pass, steps 1–4): gather, decide, and hand pi what to append. Rejects only on abort or a fault in the pass itself. */
 export async function runPass(request: PassRequest, caps: PassCapabilities): Promise<PassOutcome> {
 	const timings: Record<string, number> = {};
-	const step = async <T>(name: string, f: () => T | Promise<T>): Promise<T> => {
+	const step: Step = async (name, f) => {
 		caps.status(`Longhaul: ${name}`);
 		const start = caps.now();
 		const result = await f();
 		timings[name] = caps.now() - start;
 		return result;
 	};
-	const { settings, signal } = request;
+	const { settings } = request;
 	const folded = await step("fold", () => foldEntries(request.branch));
-	const state = folded.state;
-	const prepared =
-		request.messages === undefined
-			? undefined
-			: preparedSpan(folded.branch, request.firstKeptEntryId, request.messages);
-	const slice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
-	const takeover = takeoverOf(folded, slice);
+	const g = await gather(request, caps, folded, step);
+	const { state, slice } = g;
+	const whole = promptOf(g, state, slice.users);
 	// Nothing new to summarize (a /compact right after another): the state carries over, with no model call.
-	const empty = slice.messages.length === 0 && takeover === undefined;
-	const offer = offerOf(slice, takeover);
-	const ledger = await step("ledger", () => ledgerEvents(slice.messages, slice.span, state));
-	const world = await step("world", () => caps.takeWorld(request.cwd));
-	const afterLedger = evolve(
-		state,
-		ledger.map((event) => ({ seq: null, event })),
-	);
-	const toLabel = [...offer.before, ...slice.users];
-	const { whole: shownWhole, ...offered } = offer.prompt;
-	const base: Omit<PromptInput, "toLabel" | "messages" | "messageRefs" | "stateText"> = {
-		span: slice.span,
-		ledger,
-		state,
-		world,
-		notes: spanNotes(slice, folded),
-	};
-	const whole = diffPrompt({
-		...base,
-		...offered,
-		stateText: renderSummary(state, settings.summaryChars).text,
-		toLabel: [...shownWhole, ...slice.users],
-		messages: slice.messages,
-		messageRefs: slice.users.map((u) => u.ref),
-	});
-	const promptChars = whole.system.length + whole.user.length;
+	const empty = slice.messages.length === 0 && g.takeover === undefined;
 	const model = empty ? undefined : caps.model;
-	const calls: CallTrace[] = [];
-	const accepted: Event[] = [];
-	const labeled = new Set<string>();
-	const labels: { msg: string; label: string }[] = [];
-	const dropped: Record<string, number> = {};
-	/** The standing picks, recorded by code when the call that offered them never verified. */
-	const picks = request.readsEveryMessage === true && state.spans === 0 ? standingRules(toLabel) : offer.picks;
-	let picked: Event[] = model === undefined ? standingEvents(afterLedger, picks) : [];
-	let failed = 0;
-	let reason: string | null = model === undefined && !empty ? caps.noModelReason : null;
-	let chunkCount = 0;
-	let excused: { check: string; reason: string }[] = [];
-	const rejectedQuotes: string[] = [];
 	const mode = settings.narrativeMode === "turns" && model?.converse !== undefined ? "turns" : "single";
-	if (model !== undefined && mode === "turns") {
-		chunkCount = 1;
-		const turns = await step("turns", () =>
-			diffTurns(
-				{
-					ctx: {
-						state: afterLedger,
-						span: slice.span,
-						toLabel,
-						branch: slice.branchUsers,
-						turnText: slice.turnText,
-						ledger: ledgerIds(state, ledger),
-						...offer.labels,
-					},
-					stateText: renderSummary(state, settings.summaryChars).text,
-					ledger,
-					world,
-					messages: slice.messages,
-					messageRefs: slice.users.map((u) => u.ref),
-					notes: base.notes,
-					...(takeover === undefined
-						? {}
-						: {
-								takeover: {
-									summary: takeover.summary,
-									earlier: takeover.earlier.map((u) => u.ref),
-									standing: takeover.standing.map((u) => u.ref),
-								},
-							}),
-				},
-				model,
-				{
-					turnsBudgetMs: settings.turnsBudgetMs,
-					turnBudgetMs: settings.turnBudgetMs,
-					retryNoteChars: settings.retryNoteChars,
-					signal,
-					now: caps.now,
-					status: caps.status,
-				},
-			),
-		);
-		calls.push(...turns.calls);
-		excused = [...turns.excused];
-		if (turns.accepted === undefined) {
-			failed = 1;
-			reason = turns.reason;
-			picked = standingEvents(afterLedger, offer.picks);
-		} else {
-			accepted.push(...turns.accepted.events);
-			for (const ref of turns.accepted.labeled) labeled.add(ref);
-			labels.push(...turns.accepted.labels);
-			for (const d of turns.accepted.dropped) dropped[d.reason] = (dropped[d.reason] ?? 0) + 1;
-		}
-	} else if (model !== undefined) {
-		const budget = Math.max(1, model.contextWindow - 8192) * CHARS_PER_TOKEN;
-		const count = Math.min(settings.maxChunks, Math.max(1, Math.ceil(promptChars / budget)));
-		const chunks = chunksOf(slice, count);
-		chunkCount = chunks.length;
-		let current = afterLedger;
-		for (const [index, chunk] of chunks.entries()) {
-			const first = index === 0;
-			const ctx: AcceptContext = {
-				state: current,
-				span: slice.span,
-				toLabel: first ? [...offer.before, ...chunk.users] : chunk.users,
-				branch: slice.branchUsers,
-				turnText: slice.turnText,
-				ledger: ledgerIds(state, ledger),
-				...(first ? offer.labels : {}),
-			};
-			const prompt =
-				chunks.length === 1
-					? whole
-					: diffPrompt({
-							...base,
-							...(first ? offered : {}),
-							stateText: renderSummary(current, settings.summaryChars).text,
-							toLabel: first ? [...shownWhole, ...chunk.users] : chunk.users,
-							messages: chunk.messages,
-							messageRefs: chunk.users.map((u) => u.ref),
-							chunk: { index: index + 1, of: chunks.length },
-						});
-			const diff = await step(`diff ${index + 1}/${chunks.length}`, () =>
-				diffChunk(model, prompt, ctx, { retryNoteChars: settings.retryNoteChars, signal, now: caps.now }),
-			);
-			calls.push(...diff.calls);
-			rejectedQuotes.push(...diff.rejectedQuotes);
-			if (diff.accepted === undefined) {
-				failed++;
-				reason = reason ?? diff.reason;
-				if (first) {
-					picked = standingEvents(current, offer.picks);
-					current = evolve(
-						current,
-						picked.map((event) => ({ seq: null, event })),
-					);
-				}
-				continue;
-			}
-			accepted.push(...diff.accepted.events);
-			for (const ref of diff.accepted.labeled) labeled.add(ref);
-			labels.push(...diff.accepted.labels);
-			for (const d of diff.accepted.dropped) dropped[d.reason] = (dropped[d.reason] ?? 0) + 1;
-			current = evolve(
-				current,
-				diff.accepted.events.map((event) => ({ seq: null, event })),
-			);
-		}
-	}
-	const kind: CloseKind = empty
-		? "whole"
-		: model === undefined || failed === chunkCount
-			? "narrative-less"
-			: failed > 0
-				? "partial"
-				: "whole";
-	if (empty) accepted.push({ type: "narrative-line", data: { span: slice.span, text: EMPTY_SPAN_LINE } });
-	const unlabeled = toLabel.map((u) => u.ref).filter((ref) => kind !== "whole" || !labeled.has(ref));
-	const closed = await step("close", () =>
-		closeSpan({
-			state,
-			span: slice.span,
-			ledger,
-			world,
-			accepted: kind === "narrative-less" ? picked : oneNarrative([...picked, ...accepted], slice.span),
-			kind,
-			unlabeled,
-			reason: kind === "whole" ? null : reason,
-			summaryChars: settings.summaryChars,
-		}),
+	const trace: Trace = { calls: [], rejectedQuotes: [], excused: [] };
+	const decided =
+		model === undefined
+			? decideWithoutModel(decidingFrom(state, g.ledger), g.picks, empty ? null : caps.noModelReason)
+			: mode === "turns"
+				? await turnsDecisions(g, model, trace, step)
+				: await chunkDecisions(g, model, whole, trace, step);
+	const { ledger, world, toLabel } = g;
+	const summaryChars = settings.summaryChars;
+	const close = await step("close", () =>
+		decideClose(decided, { state, span: slice.span, ledger, world, toLabel, empty, summaryChars }),
 	);
 	caps.status(undefined);
-	const commands = ledger.flatMap((e) =>
-		e.type === "command-recorded" ? [{ id: e.data.id, command: e.data.command, exitCode: e.data.exitCode }] : [],
-	);
-	const errors = ledger.flatMap((e) =>
-		e.type === "error-recorded" ? [{ id: e.data.id, tool: e.data.tool, head: e.data.head }] : [],
-	);
-	const values = closed.events.flatMap((e) => (e.type === "value-recorded" ? [{ ...e.data }] : []));
 	return {
 		span: slice.span,
 		mode,
-		spanFrom: prepared === undefined ? "derived" : "preparation",
+		spanFrom: g.spanFrom,
 		before: state,
-		summary: closed.rendered.text,
-		details: closed.details,
+		summary: close.closed.rendered.text,
+		details: close.closed.details,
 		spanRecord: {
 			v: 1,
 			span: slice.span,
-			labels,
-			commands,
-			errors,
-			values,
+			...close.record,
 			...spanBounds(slice.ids),
-			chunks: chunkCount,
-			calls: calls.length,
-			...(excused.length === 0 ? {} : { excused }),
+			chunks: decided.diffs,
+			calls: trace.calls.length,
+			...(trace.excused.length === 0 ? {} : { excused: trace.excused }),
 		},
-		kind,
-		reason: kind === "whole" ? null : reason,
-		calls,
-		chunks: chunkCount,
-		accepted: accepted.length,
-		dropped,
-		capFit: closed.rendered.capFit,
+		kind: close.kind,
+		reason: close.reason,
+		calls: trace.calls,
+		chunks: decided.diffs,
+		accepted: close.accepted,
+		dropped: decided.dropped,
+		capFit: close.closed.rendered.capFit,
 		world,
 		carried: slice.carried.length,
-		promptChars,
+		promptChars: whole.system.length + whole.user.length,
 		timings,
-		rejectedQuotes,
+		rejectedQuotes: trace.rejectedQuotes,
 	};
 }

@@ -1,7 +1,8 @@
 import { Type } from "@mariozechner/pi-ai";
 import { defineTool, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { EVENT_ENTRY_TYPE, STATE_FORMAT } from "../../events/entries.js";
-import { type Event, encodeEvent } from "../../events/event.js";
+import { encodeEvent } from "../../events/event.js";
+import { rememberedNote } from "../../pass/note.js";
 import { recall } from "../../projections/recall.js";
 import { foldEntries } from "../../reducers/fold.js";
 import { compactedPassages } from "../recall/passages.js";
@@ -44,13 +45,13 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 				if (note.length > MAX_NOTE_CHARS)
 					return text(`Nothing remembered: the note has ${note.length} characters, over ${MAX_NOTE_CHARS}.`);
 				const { state } = foldedBranch(ctx);
-				const event: Event = { type: "note-remembered", data: { text: note } };
+				const event = rememberedNote(state, note);
 				pi.appendEntry(EVENT_ENTRY_TYPE, {
 					stateFormat: STATE_FORMAT,
 					seq: state.lastSeq + 1,
 					event: encodeEvent(event),
 				});
-				return text(`Remembered as N${state.next.N}.`);
+				return text(`Remembered as ${event.data.id}.`);
 			},
 		}),
 	);

@@ -489,8 +489,8 @@ describe("accepting the rest of the answer", () => {
 			}),
 		);
 		expect(out.events.filter((e) => e.type === "decision-made" || e.type === "dead-end-found")).toEqual([
-			{ type: "decision-made", data: { text: "serve with vite", evidence: ["C1"] } },
-			{ type: "dead-end-found", data: { text: "webpack failed", evidence: [] } },
+			{ type: "decision-made", data: { id: "D1", text: "serve with vite", evidence: ["C1"] } },
+			{ type: "dead-end-found", data: { id: "X1", text: "webpack failed", evidence: [] } },
 		]);
 		expect(out.dropped).toEqual([
 			{ item: "decisions[0]:C99", reason: "unknown-evidence" },

@@ -137,7 +137,7 @@ describe("standingEvents", () => {
 			{ seq: null, event: { type: "rule-lifted", data: { target: "u3", by: "u4" } } },
 		]);
 		expect(standingEvents(state, picks)).toEqual([
-			{ type: "rule-added", data: { words: "never use tabs", source: "u1" } },
+			{ type: "rule-added", data: { id: "R3", words: "never use tabs", source: "u1" } },
 		]);
 	});
 });

@@ -296,8 +296,8 @@ describe("runPass taking over from another compactor", () => {
 			return E.isRight(event) && event.right.type === "rule-added" ? [event.right.data] : [];
 		});
 		expect(added).toEqual([
-			{ words: "never use tabs", source: "u1" },
-			{ words: "switch to two-space indentation instead of tabs from now on", source: "u2" },
+			{ id: "R1", words: "never use tabs", source: "u1" },
+			{ id: "R2", words: "switch to two-space indentation instead of tabs from now on", source: "u2" },
 		]);
 		const state = stateAfter(branch, out.details);
 		expect(state.rules.map((r) => r.source)).toEqual(["u2"]);
