@@ -259,8 +259,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	pi.registerCommand("longhaul", {
 		description: "Show Longhaul's state of the branch in view",
 		handler: async (_args, ctx) => {
-			// No state is kept in memory: the branch in view is folded on every read, so a fork, a resume, a reload,
-			// a /tree move or a note just remembered can never leave it stale.
+			// The session's state is never kept in memory: the branch in view is folded on every read, so a fork, a
+			// resume, a reload, a /tree move or a note just remembered can never leave it stale.
 			const view = stateView(foldEntries(ctx.sessionManager.getBranch()).state);
 			ctx.ui.notify(
 				await redactRendered(createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact), view),

@@ -18,7 +18,7 @@ export type PendingCompaction =
 	| { readonly kind: "idle" }
 	/** A compaction began that Longhaul left to pi (`PI_COMPACTOR` selects pi's compactor, or is unknown). */
 	| { readonly kind: "pi-compacting" }
-	/** Longhaul's pass runs. pi fails a compaction only after its handlers answered: a failure it reports now is another's. */
+	/** Longhaul's pass runs; a failure pi reports now is another's (pi fails one only after its handlers answer). */
 	| { readonly kind: "passing" }
 	/** The pass, begun at `started`, returned its compaction; pi is to store it. */
 	| { readonly kind: "passed"; readonly started: number; readonly pass: ReturnedPass }
@@ -64,7 +64,7 @@ export type CompactionEffect =
 	  }
 	/** Append the span record after the compaction entry. */
 	| { readonly kind: "span-record"; readonly record: SpanRecord }
-	/** Append the Compaction line one event-loop turn later, after what pi appends once `session_compact` returns. */
+	/** Append the Compaction line one event-loop turn later, under the compaction block pi draws when it ends. */
 	| { readonly kind: "line"; readonly line: CompactionLine };
 
 /** A transition: the state after an event, and what to perform. */
