@@ -78,6 +78,8 @@ function passQueue(defer: LonghaulDeps["defer"]) {
 
 /** Performs what a transition of the pending compaction returned, in its order. */
 function perform(pi: ExtensionAPI, deps: LonghaulDeps, ctx: ExtensionContext, effects: readonly CompactionEffect[]) {
+	// Most transitions perform nothing (every input and agent turn is one): the session's fields are read only to log.
+	if (effects.length === 0) return;
 	const fields = sessionFields(pi, ctx);
 	for (const effect of effects) {
 		switch (effect.kind) {
