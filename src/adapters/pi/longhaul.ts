@@ -1,10 +1,5 @@
-import type {
-	ExtensionAPI,
-	ExtensionContext,
-	SessionBeforeCompactEvent,
-	SessionCompactEvent,
-} from "@mariozechner/pi-coding-agent";
-import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE, STATE_FORMAT } from "../../events/entries.js";
+import type { ExtensionAPI, ExtensionContext, SessionBeforeCompactEvent } from "@mariozechner/pi-coding-agent";
+import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE } from "../../events/entries.js";
 import type { World } from "../../events/world.js";
 import { stateView } from "../../projections/state-views.js";
 import { foldEntries } from "../../reducers/fold.js";
@@ -16,6 +11,13 @@ import { createRedactor, redactingModel, redactRendered } from "../redact/index.
 import { onCompactFailed } from "./compact-failed.js";
 import { stripKeptWindow } from "./kept-window.js";
 import { compactionRecord, sessionFields } from "./log-fields.js";
+import {
+	type CompactionEffect,
+	type CompactionEvent,
+	idle,
+	nextPending,
+	type PendingCompaction,
+} from "./pending-compaction.js";
 import { selection, versionVerified } from "./selection.js";
 import { registerTools } from "./tools.js";
 
@@ -32,13 +34,6 @@ export interface LonghaulDeps {
 	readonly logConfig: LogConfig;
 	/** Runs `f` one event-loop turn later. */
 	readonly defer: (f: () => void) => void;
-}
-
-/** A compaction Longhaul saw begin and has not yet seen end. */
-interface Pending {
-	readonly started: number;
-	readonly outcome: PassOutcome | undefined;
-	readonly fallback: string | undefined;
 }
 
 const STATUS_KEY = "longhaul";
@@ -67,21 +62,74 @@ export function closeNotice(outcome: Pick<PassOutcome, "span" | "kind" | "reason
 	);
 }
 
+/**
+ * Runs passes one at a time: a compaction that starts while another's pass runs (a manual /compact during an
+ * automatic one) waits for it, and for one event-loop turn more, when pi has stored what that pass returned.
+ */
+function passQueue(defer: LonghaulDeps["defer"]) {
+	let last: Promise<void> = Promise.resolve();
+	const afterTurn = () => new Promise<void>((resolve) => defer(resolve));
+	return <T>(pass: () => Promise<T>): Promise<T> => {
+		const turn = last.then(pass);
+		last = turn.then(afterTurn, afterTurn);
+		return turn;
+	};
+}
+
+/** Performs what a transition of the pending compaction returned, in its order. */
+function perform(pi: ExtensionAPI, deps: LonghaulDeps, ctx: ExtensionContext, effects: readonly CompactionEffect[]) {
+	// Most transitions perform nothing (every input and agent turn is one): the session's fields are read only to log.
+	if (effects.length === 0) return;
+	const fields = sessionFields(pi, ctx);
+	for (const effect of effects) {
+		switch (effect.kind) {
+			case "compact-failed": {
+				const { kind, ...record } = effect;
+				deps.log.write({ event: kind, ...fields, ...record });
+				break;
+			}
+			case "compacted": {
+				const { kind, ...record } = effect;
+				deps.log.write({ event: kind, ...fields, ...record });
+				break;
+			}
+			case "span-record":
+				try {
+					pi.appendEntry(SPAN_ENTRY_TYPE, effect.record);
+				} catch (error) {
+					const failure = errorFields(error, deps.home, deps.logConfig.stack);
+					deps.log.write({ event: "span-record-failed", ...fields, span: effect.record.span, ...failure });
+				}
+				break;
+			case "line":
+				deps.defer(() => {
+					try {
+						pi.appendEntry(LINE_ENTRY_TYPE, effect.line);
+					} catch (error) {
+						const failure = errorFields(error, deps.home, deps.logConfig.stack);
+						deps.log.write({ event: "compaction-line-failed", ...fields, ...failure });
+					}
+				});
+				break;
+		}
+	}
+}
+
 /** Registers Longhaul's hooks, tools and commands on pi. */
 export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	const selected = selection(deps.env.PI_COMPACTOR);
-	let pending: Pending | undefined;
-	const stripped = new Set<string>();
+	/** The compaction Longhaul saw begin and has not yet seen end (see `pending-compaction.ts`). */
+	let pending: PendingCompaction = idle;
+	/** The compactions whose kept-window strip was logged: once per compaction, though pi asks for context each turn. */
+	const stripsLogged = new Set<string>();
+	const queuePass = passQueue(deps.defer);
 
 	const session = (ctx: ExtensionContext) => sessionFields(pi, ctx);
-	/**
-	 * A compaction that began and never stored an entry: reported when pi says so (`session_compact_failed`, pi >=
-	 * 0.84.3), else inferred at the next input, agent turn or compaction (pi 0.73 sends extensions no such event).
-	 */
-	const settleFailed = (ctx: ExtensionContext, reason: string) => {
-		if (pending === undefined) return;
-		deps.log.write({ event: "compact-failed", ...session(ctx), reason, span: pending.outcome?.span ?? null });
-		pending = undefined;
+	/** Moves the pending compaction on `event` and performs what the move returned. */
+	const track = (ctx: ExtensionContext, event: CompactionEvent) => {
+		const step = nextPending(pending, event);
+		pending = step.state;
+		perform(pi, deps, ctx, step.effects);
 	};
 
 	pi.on("session_start", (event, ctx) => {
@@ -100,43 +148,28 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		const notice = redactNotice(config);
 		if (notice !== undefined) ctx.ui.notify(notice, "warning");
 	});
-	/** True while a pass runs: pi fails a compaction only after its handlers answered, so a failure then is another's. */
-	let passRunning = false;
-	onCompactFailed(pi, (reason, ctx) => {
-		if (!passRunning) settleFailed(ctx, reason);
-	});
-	pi.on("input", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
-	pi.on("agent_start", (_event, ctx) => settleFailed(ctx, "no-compaction-entry"));
-
-	/** The pass in flight; it settles one loop turn after the pass ends, when pi has stored what it returned. */
-	let inFlight: Promise<void> = Promise.resolve();
-	const afterTurn = () => new Promise<void>((resolve) => deps.defer(resolve));
+	onCompactFailed(pi, (reason, ctx) => track(ctx, { type: "pi-failed", reason }));
+	pi.on("input", (_event, ctx) => track(ctx, { type: "went-on" }));
+	pi.on("agent_start", (_event, ctx) => track(ctx, { type: "went-on" }));
 
 	pi.on("session_before_compact", (event, ctx) => {
-		const begin = () => {
-			settleFailed(ctx, "no-compaction-entry");
-			const started = deps.now();
-			pending = { started, outcome: undefined, fallback: undefined };
-			return started;
-		};
 		if (selected.kind !== "longhaul") {
-			begin();
+			track(ctx, { type: "began", pass: false });
 			return undefined;
 		}
-		// One pass at a time: a compaction that starts while another runs (a manual /compact during an automatic one)
-		// waits for it, and is cancelled if that one stored a compaction, since it would close the same span again.
-		const turn = inFlight.then(async () =>
+		// A compaction that waited for another's pass is cancelled if that one stored a compaction, since it would
+		// close the same span again.
+		return queuePass(async () =>
 			newestCompactionId(event.branchEntries) !== newestCompactionId(ctx.sessionManager.getBranch())
 				? { cancel: true }
-				: compactWithLonghaul(event, ctx, begin()),
+				: compactWithLonghaul(event, ctx),
 		);
-		inFlight = turn.then(afterTurn, afterTurn);
-		return turn;
 	});
 
-	async function compactWithLonghaul(event: SessionBeforeCompactEvent, ctx: ExtensionContext, started: number) {
+	async function compactWithLonghaul(event: SessionBeforeCompactEvent, ctx: ExtensionContext) {
 		const status = (text: string | undefined) => ctx.ui.setStatus(STATUS_KEY, text);
-		passRunning = true;
+		track(ctx, { type: "began", pass: true });
+		const started = deps.now();
 		try {
 			const { config } = loadConfig(deps.agentDir, ctx.cwd);
 			const redactor = createRedactor(config.redact);
@@ -154,7 +187,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 				},
 				{ model, noModelReason, takeWorld: deps.takeWorld, status, now: deps.now },
 			);
-			pending = { started, outcome, fallback: undefined };
+			track(ctx, { type: "pass-returned", started, pass: outcome });
 			deps.log.write(
 				compactionRecord(session(ctx), outcome, {
 					tokensBefore: event.preparation.tokensBefore,
@@ -171,75 +204,32 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 			const summary = await redactRendered(redactor, outcome.summary);
 			return { compaction: { summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
 		} catch (error) {
-			status(undefined);
 			const fields = errorFields(error, deps.home, deps.logConfig.stack);
-			if (event.signal.aborted) {
-				pending = undefined;
+			const aborted = event.signal.aborted;
+			track(ctx, aborted ? { type: "pass-aborted" } : { type: "pass-threw", errorClass: fields.errorClass });
+			status(undefined);
+			if (aborted) {
 				deps.log.write({ event: "aborted", ...session(ctx), reason: "signal", ...fields });
 				// Cancelled: pi's own compaction must not start on the aborted signal either.
 				return { cancel: true };
 			}
-			pending = { started, outcome: undefined, fallback: fields.errorClass };
 			deps.log.write({ event: "fallback", ...session(ctx), reason: "pass-threw", ...fields });
 			ctx.ui.notify(`Longhaul: the pass failed (${fields.errorClass}); pi's own compaction takes over.`, "warning");
 			return undefined;
-		} finally {
-			passRunning = false;
 		}
 	}
 
 	pi.on("session_compact", (event, ctx) => {
-		const done = pending;
-		pending = undefined;
 		const entry = event.compactionEntry;
-		const outcome = event.fromExtension ? done?.outcome : undefined;
-		deps.log.write({
-			event: "compacted",
-			...session(ctx),
+		track(ctx, {
+			type: "stored",
 			fromExtension: event.fromExtension,
-			reason: outcome !== undefined ? "longhaul" : done?.fallback !== undefined ? "fallback" : "pi",
-			span: outcome?.span ?? null,
+			compactionId: entry.id,
 			summaryChars: entry.summary.length,
-			tokensBefore: Math.max(0, Math.round(entry.tokensBefore)),
+			tokensBefore: entry.tokensBefore,
+			now: deps.now(),
 		});
-		if (selected.kind === "longhaul") appendAfterCompaction(event, ctx, done, outcome);
 	});
-
-	function appendAfterCompaction(
-		event: SessionCompactEvent,
-		ctx: ExtensionContext,
-		done: Pending | undefined,
-		outcome: PassOutcome | undefined,
-	) {
-		if (outcome !== undefined) {
-			try {
-				pi.appendEntry(SPAN_ENTRY_TYPE, { ...outcome.spanRecord, compactionId: event.compactionEntry.id });
-			} catch (error) {
-				deps.log.write({
-					event: "span-record-failed",
-					...session(ctx),
-					span: outcome.span,
-					...errorFields(error, deps.home, deps.logConfig.stack),
-				});
-			}
-		}
-		if (done === undefined || (outcome === undefined && done.fallback === undefined)) return;
-		const ms = Math.max(0, deps.now() - done.started);
-		const tokens = outcome?.calls.reduce((sum, c) => sum + Math.round(c.inputTokens + c.outputTokens), 0) ?? 0;
-		const line =
-			outcome === undefined
-				? { stateFormat: STATE_FORMAT, fallback: done.fallback ?? "unknown" }
-				: { stateFormat: STATE_FORMAT, ms, span: outcome.span, calls: outcome.calls.length, tokens };
-		const fields = session(ctx);
-		deps.defer(() => {
-			try {
-				pi.appendEntry(LINE_ENTRY_TYPE, line);
-			} catch (error) {
-				const failure = errorFields(error, deps.home, deps.logConfig.stack);
-				deps.log.write({ event: "compaction-line-failed", ...fields, ...failure });
-			}
-		});
-	}
 
 	pi.on("context", (event, ctx) => {
 		if (selected.kind !== "longhaul") return undefined;
@@ -253,8 +243,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		if (compaction === undefined || Number.isNaN(cutoff)) return undefined;
 		const result = stripKeptWindow(event.messages, cutoff);
 		if (result.blocks === 0) return undefined;
-		if (!stripped.has(compaction.id)) {
-			stripped.add(compaction.id);
+		if (!stripsLogged.has(compaction.id)) {
+			stripsLogged.add(compaction.id);
 			deps.log.write({
 				event: "kept-window-strip",
 				...session(ctx),
@@ -271,8 +261,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 	pi.registerCommand("longhaul", {
 		description: "Show Longhaul's state of the branch in view",
 		handler: async (_args, ctx) => {
-			// No state is kept in memory: the branch in view is folded on every read, so a fork, a resume, a reload,
-			// a /tree move or a note just remembered can never leave it stale.
+			// The session's state is never kept in memory: the branch in view is folded on every read, so a fork, a
+			// resume, a reload, a /tree move or a note just remembered can never leave it stale.
 			const view = stateView(foldEntries(ctx.sessionManager.getBranch()).state);
 			ctx.ui.notify(
 				await redactRendered(createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact), view),
