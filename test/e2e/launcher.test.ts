@@ -42,7 +42,7 @@ afterAll(() => {
 	if (copy !== "") rmSync(copy, { recursive: true, force: true });
 });
 
-describe("the longhaul launcher in a clone", () => {
+describe("the longhaul launcher in a clone", { timeout: BUILD_TIMEOUT }, () => {
 	it("builds once when there is no build, then runs the built command without building again", () => {
 		expect(existsSync(join(copy, "dist"))).toBe(false);
 		const first = longhaul("--help");
@@ -51,7 +51,7 @@ describe("the longhaul launcher in a clone", () => {
 		expect(existsSync(join(copy, "dist", "src", "adapters", "cli", "main.js"))).toBe(true);
 		const second = longhaul("--help");
 		expect(second).toEqual({ code: 0, stdout: first.stdout, stderr: "" });
-	}, BUILD_TIMEOUT);
+	});
 
 	it("a changed source is built before the command runs, so what runs is the change", () => {
 		appendFileSync(
@@ -71,13 +71,16 @@ describe("the longhaul launcher in a clone", () => {
 		);
 		expect(built.stdout).toBe("built after the change");
 		expect(longhaul("--help").stderr).toBe("");
-	}, BUILD_TIMEOUT);
+	});
 
 	it("a source that does not compile: the command does not run, one line says why, exit 2", () => {
-		appendFileSync(join(copy, "src", "adapters", "cli", "main.ts"), "\nexport const broken: number = 'not a number';\n");
+		appendFileSync(
+			join(copy, "src", "adapters", "cli", "main.ts"),
+			"\nexport const broken: number = 'not a number';\n",
+		);
 		const ran = longhaul("--help");
 		expect(ran.code).toBe(2);
 		expect(ran.stdout).not.toContain("usage: longhaul <command>");
 		expect(ran.stderr).toContain("longhaul: the build failed (tsc failed (exit 2)); fix it or run npm run build\n");
-	}, BUILD_TIMEOUT);
+	});
 });
