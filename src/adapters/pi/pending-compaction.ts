@@ -135,7 +135,9 @@ export function nextPending(state: PendingCompaction, event: CompactionEvent): C
 		case "pi-failed":
 			return state.kind === "passing" ? { state, effects: [] } : settleFailed(state, event.reason);
 		case "went-on":
-			return settleFailed(state, "no-compaction-entry");
+			// An input while the pass runs (pi 0.73's prompt() sends one during a compaction) is no sign of failure:
+			// the compaction has not ended yet.
+			return state.kind === "passing" ? { state, effects: [] } : settleFailed(state, "no-compaction-entry");
 		case "stored":
 			return stored(state, event);
 	}

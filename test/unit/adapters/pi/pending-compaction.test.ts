@@ -97,8 +97,8 @@ const table: Row[] = [
 	["passing", "pass-aborted", idle, []],
 	// pi fails a compaction only after its handlers answered: a failure reported while the pass runs is another's.
 	["passing", "pi-failed", states.passing, []],
-	// As before the machine had a module: an input while the pass runs settles it; its return is recorded still.
-	["passing", "went-on", idle, [failed(noEntry, null)]],
+	// An input while the pass runs (pi 0.73's prompt() sends one during a compaction): the compaction has not ended.
+	["passing", "went-on", states.passing, []],
 	["passing", "stored from an extension", idle, [compacted(true, "pi", null)]],
 	["passing", "stored by pi", idle, [compacted(false, "pi", null)]],
 
@@ -185,6 +185,11 @@ describe("compactions as pi's hooks report them", () => {
 			events["began left to pi"],
 		]);
 		expect(effects).toEqual([failed("compaction-error", null)]);
+	});
+
+	it("an input while the pass runs logs no compact-failed: the pass's compaction lands as Longhaul's", () => {
+		const { effects } = run([events["began with a pass"], events["went-on"], returnedPass, stored(true)]);
+		expect(effects).toEqual([compacted(true, "longhaul", 3), spanRecord, passLine]);
 	});
 
 	it("a compaction pi stores with nothing pending is logged as pi's, with no span record or line", () => {
