@@ -305,6 +305,11 @@ export function writeFiles(root: string, files: Readonly<Record<string, string>>
 	}
 }
 
+/** The faux provider as pi's `registerProvider` takes it (both pis), serving `api`. */
+export function fauxProvider(specs: readonly FauxModelSpec[], api: string) {
+	return { api, baseUrl: "http://localhost:0", apiKey: "faux-key", models: modelDefinitions(specs) };
+}
+
 /** The faux models' definitions, as pi's `registerProvider` takes them (both pis). */
 export function modelDefinitions(specs: readonly FauxModelSpec[]) {
 	return specs.map((spec) => ({

@@ -33,12 +33,12 @@ import {
 	type BackendSetup,
 	type BranchEntry,
 	FAUX_PROVIDER,
+	fauxProvider,
 	type Harness,
 	type HarnessError,
 	type HarnessEvent,
 	harnessSettings,
 	loaderOptions,
-	modelDefinitions,
 	recordingUi,
 	type Script,
 } from "./harness-parts.js";
@@ -96,13 +96,6 @@ function fauxApi(script: Script, provider: BackendSetup["provider"]): FauxApi {
 		uninstall: () => unregisterApiProviders(sourceId),
 	};
 }
-
-const provider = (setup: BackendSetup, faux: FauxApi) => ({
-	api: faux.api,
-	baseUrl: "http://localhost:0",
-	apiKey: "faux-key",
-	models: modelDefinitions(setup.specs),
-});
 
 class Pi073Harness implements Harness {
 	readonly pi = "0.73";
@@ -229,10 +222,10 @@ function runtimeFactory(setup: BackendSetup, faux: FauxApi, harness: Pi073Harnes
 	const authStorage = AuthStorage.inMemory();
 	authStorage.setRuntimeApiKey(FAUX_PROVIDER, "faux-key");
 	const modelRegistry = ModelRegistry.inMemory(authStorage);
-	if (setup.provider === "registry") modelRegistry.registerProvider(FAUX_PROVIDER, provider(setup, faux));
+	if (setup.provider === "registry") modelRegistry.registerProvider(FAUX_PROVIDER, fauxProvider(setup.specs, faux.api));
 	// An extension that registers the faux provider with its own stream, as a provider extension does.
 	const extensionProvider: ExtensionFactory = (pi) =>
-		pi.registerProvider(FAUX_PROVIDER, { ...provider(setup, faux), streamSimple: faux.stream });
+		pi.registerProvider(FAUX_PROVIDER, { ...fauxProvider(setup.specs, faux.api), streamSimple: faux.stream });
 	const settingsManager = SettingsManager.inMemory(harnessSettings(options));
 	return async (target) => {
 		const services = await createAgentSessionServices({

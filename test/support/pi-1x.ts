@@ -33,12 +33,12 @@ import {
 	type BackendSetup,
 	type BranchEntry,
 	FAUX_PROVIDER,
+	fauxProvider,
 	type Harness,
 	type HarnessError,
 	type HarnessEvent,
 	harnessSettings,
 	loaderOptions,
-	modelDefinitions,
 	recordingUi,
 	type Script,
 } from "./harness-parts.js";
@@ -98,13 +98,6 @@ function fauxApi(script: Script, provider: BackendSetup["provider"]): FauxApi {
 		uninstall: () => unregisterApiProviders(sourceId),
 	};
 }
-
-const providerConfig = (setup: BackendSetup, faux: FauxApi) => ({
-	api: faux.api,
-	baseUrl: "http://localhost:0",
-	apiKey: "faux-key",
-	models: modelDefinitions(setup.specs),
-});
 
 class Pi1xHarness implements Harness {
 	readonly pi = "1.x";
@@ -235,10 +228,10 @@ async function runtimeFactory(
 		refreshOnCreate: false,
 	});
 	await modelRuntime.setRuntimeApiKey(FAUX_PROVIDER, "faux-key");
-	if (setup.provider === "registry") modelRuntime.registerProvider(FAUX_PROVIDER, providerConfig(setup, faux));
+	if (setup.provider === "registry") modelRuntime.registerProvider(FAUX_PROVIDER, fauxProvider(setup.specs, faux.api));
 	// An extension that registers the faux provider with its own stream, as a provider extension does.
 	const extensionProvider: ExtensionFactory = (pi) =>
-		pi.registerProvider(FAUX_PROVIDER, { ...providerConfig(setup, faux), streamSimple: faux.stream });
+		pi.registerProvider(FAUX_PROVIDER, { ...fauxProvider(setup.specs, faux.api), streamSimple: faux.stream });
 	if ((options.extensionFactories ?? []).length > 0)
 		throw new Error("harness: inline extensions (extensionFactories) run under pi 0.73.1 only");
 	const settingsManager = SettingsManager.inMemory(harnessSettings(options));
