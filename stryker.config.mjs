@@ -21,6 +21,10 @@ export default {
 		"test/properties/core-recall.test.ts",
 		"test/properties/core-views.test.ts",
 		"test/unit/pass/takeover.test.ts",
+		"test/unit/pass/span.test.ts",
+		"test/unit/pass/ledger.test.ts",
+		"test/unit/pass/accept.test.ts",
+		"test/hostile/transcript.test.ts",
 	],
 	// Static mutants (module-level constants) need every test per mutant; they are left out of the score for time.
 	ignoreStatic: true,
