@@ -26,7 +26,12 @@ interface Index {
 	readonly modified: Set<string>;
 }
 
-const key = (...parts: readonly string[]): string => JSON.stringify(parts);
+/** A rule's key in the index: its source and words, the source's length first so no two pairs share a key. */
+const ruleKey = (source: string, words: string): string => `${source.length}:${source}${words}`;
+
+/** A value's key in the index: name, value and source, the first two's lengths first so no two share a key. */
+const valueKey = (v: { readonly name: string; readonly value: string; readonly source: string }): string =>
+	`${v.name.length}:${v.value.length}:${v.name}${v.value}${v.source}`;
 
 function indexOf(state: State): Index {
 	return {
@@ -36,11 +41,11 @@ function indexOf(state: State): Index {
 			X: new Set(state.deadEnds.map((x) => x.id)),
 			N: new Set(state.notes.map((n) => n.id)),
 		},
-		rules: new Set(state.rules.map((r) => key(r.source, r.text))),
-		lifted: new Set(state.lifted.map((r) => key(r.source, r.text))),
+		rules: new Set(state.rules.map((r) => ruleKey(r.source, r.text))),
+		lifted: new Set(state.lifted.map((r) => ruleKey(r.source, r.text))),
 		commands: new Set(state.commands.map((c) => c.id)),
 		errors: new Map(state.errors.map((e, i) => [e.id, i])),
-		values: new Set(state.values.map((v) => key(v.name, v.value, v.source))),
+		values: new Set(state.values.map((v) => valueKey(v))),
 		read: new Set(state.files.read),
 		modified: new Set(state.files.modified),
 	};
@@ -92,7 +97,7 @@ function detachLists(d: Draft<State>, state: State): void {
 
 /** A rule already in force with the same source and words is not added twice (its id, if any, is still seen). */
 function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventOf<"rule-added">["data"]): void {
-	const k = key(source, words);
+	const k = ruleKey(source, words);
 	if (index.rules.has(k) || index.lifted.has(k)) {
 		countPast(d, "R", id);
 		return;
@@ -109,8 +114,9 @@ function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventOf<"rule
 		d.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
 		return;
 	}
-	index.rules.delete(key(rule.source, rule.text));
-	index.lifted.add(key(rule.source, rule.text));
+	const k = ruleKey(rule.source, rule.text);
+	index.rules.delete(k);
+	index.lifted.add(k);
 	d.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
 }
 
@@ -127,7 +133,7 @@ function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventOf<"no
 }
 
 function valueRecorded(d: Draft<State>, index: Index, value: EventOf<"value-recorded">["data"]): void {
-	const k = key(value.name, value.value, value.source);
+	const k = valueKey(value);
 	if (index.values.has(k)) return;
 	index.values.add(k);
 	d.values.push({ ...value });
@@ -254,9 +260,12 @@ export function evolve(state: State, events: readonly Sequenced[]): State {
 	const index = indexOf(state);
 	return immer.produce(state, (draft) => {
 		detachLists(draft, state);
+		// The highest sequence number is kept aside and set once: each read of the draft is a proxy trap.
+		let lastSeq = state.lastSeq;
 		for (const { seq, event } of events) {
 			apply(draft, index, event);
-			if (seq !== null && seq > draft.lastSeq) draft.lastSeq = seq;
+			if (seq !== null && seq > lastSeq) lastSeq = seq;
 		}
+		if (lastSeq !== state.lastSeq) draft.lastSeq = lastSeq;
 	});
 }
