@@ -1,6 +1,7 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
+import { fastCodec } from "./fast-codec.js";
 import {
 	CommandId,
 	DeadEndId,
@@ -13,7 +14,6 @@ import {
 	UserRef,
 	ValueSource,
 } from "./ids.js";
-import { fastCodec } from "./fast-codec.js";
 import { WorldCodec } from "./world.js";
 
 const Evidence = t.array(EvidenceId);
