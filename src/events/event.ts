@@ -147,7 +147,8 @@ export function decodeEvent(u: unknown): Either<string, Event> {
 		return E.left(`unknown event type ${typeof type === "string" ? type.slice(0, 80) : typeof type}`);
 	// Looked up by its own key, the codec decodes exactly that kind; TypeScript sees only a union of codecs here.
 	const codec: t.Type<Event, unknown, unknown> = codecs[type] as t.Type<Event, unknown, unknown>;
-	return E.mapLeft(() => `event ${type} failed its codec`)(codec.decode(u));
+	const decoded = codec.decode(u);
+	return E.isLeft(decoded) ? E.left(`event ${type} failed its codec`) : decoded;
 }
 
 /** Encodes an event to its plain JSON form. */

@@ -24,6 +24,8 @@ interface Index {
 	readonly values: Set<string>;
 	readonly read: Set<string>;
 	readonly modified: Set<string>;
+	/** The counters: the draft's own `next` for the batch, read here without a proxy trap per id given. */
+	readonly next: { [K in Counted]: number };
 }
 
 /** A rule's key in the index: its source and words, the source's length first so no two pairs share a key. */
@@ -48,12 +50,13 @@ function indexOf(state: State): Index {
 		values: new Set(state.values.map((v) => valueKey(v))),
 		read: new Set(state.files.read),
 		modified: new Set(state.files.modified),
+		next: { ...state.next },
 	};
 }
 
 /** Moves the counter past a carried id, so that the counter's next number is never an id given before. */
-function countPast(d: Draft<State>, kind: Counted, carried: string | undefined): void {
-	if (carried !== undefined) d.next[kind] = Math.max(d.next[kind], idNumber(carried) + 1);
+function countPast(index: Index, kind: Counted, carried: string | undefined): void {
+	if (carried !== undefined) index.next[kind] = Math.max(index.next[kind], idNumber(carried) + 1);
 }
 
 /**
@@ -62,9 +65,9 @@ function countPast(d: Draft<State>, kind: Counted, carried: string | undefined):
  * id it sees, so its number is always free and no id is given twice: of two events carrying the same id (two racing
  * `longhaul_remember` calls, two forks), the first in fold order keeps it and the later one takes the next number.
  */
-function idFor(d: Draft<State>, index: Index, kind: Counted, carried: string | undefined): string {
-	countPast(d, kind, carried);
-	const id = carried === undefined || index.ids[kind].has(carried) ? `${kind}${d.next[kind]++}` : carried;
+function idFor(index: Index, kind: Counted, carried: string | undefined): string {
+	countPast(index, kind, carried);
+	const id = carried === undefined || index.ids[kind].has(carried) ? `${kind}${index.next[kind]++}` : carried;
 	index.ids[kind].add(id);
 	return id;
 }
@@ -76,7 +79,7 @@ function idFor(d: Draft<State>, index: Index, kind: Counted, carried: string | u
  * value when the batch ends. The entries in these lists are shared with the state the batch started from, so a case
  * reducer replaces an entry and never mutates one.
  */
-function detachLists(d: Draft<State>, state: State): void {
+function detachLists(d: Draft<State>, state: State, index: Index): void {
 	d.rules = castDraft(state.rules.slice());
 	d.lifted = castDraft(state.lifted.slice());
 	d.decisions = castDraft(state.decisions.slice());
@@ -90,7 +93,7 @@ function detachLists(d: Draft<State>, state: State): void {
 	d.closes = castDraft(state.closes.slice());
 	d.anomalies = castDraft(state.anomalies.slice());
 	d.foreign = castDraft(state.foreign.slice());
-	d.next = { ...state.next };
+	d.next = index.next;
 }
 
 // Case reducers: each mutates the draft and the index beside it, and returns nothing.
@@ -99,11 +102,11 @@ function detachLists(d: Draft<State>, state: State): void {
 function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventOf<"rule-added">["data"]): void {
 	const k = ruleKey(source, words);
 	if (index.rules.has(k) || index.lifted.has(k)) {
-		countPast(d, "R", id);
+		countPast(index, "R", id);
 		return;
 	}
 	index.rules.add(k);
-	d.rules.push({ id: idFor(d, index, "R", id), text: words, source });
+	d.rules.push({ id: idFor(index, "R", id), text: words, source });
 }
 
 /** Lifts the newest rule in force whose id or source is `target`. */
@@ -121,15 +124,15 @@ function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventOf<"rule
 }
 
 function decisionMade(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"decision-made">["data"]): void {
-	d.decisions.push({ id: idFor(d, index, "D", id), text, evidence: [...evidence] });
+	d.decisions.push({ id: idFor(index, "D", id), text, evidence: [...evidence] });
 }
 
 function deadEndFound(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"dead-end-found">["data"]): void {
-	d.deadEnds.push({ id: idFor(d, index, "X", id), text, evidence: [...evidence] });
+	d.deadEnds.push({ id: idFor(index, "X", id), text, evidence: [...evidence] });
 }
 
 function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventOf<"note-remembered">["data"]): void {
-	d.notes.push({ id: idFor(d, index, "N", id), text });
+	d.notes.push({ id: idFor(index, "N", id), text });
 }
 
 function valueRecorded(d: Draft<State>, index: Index, value: EventOf<"value-recorded">["data"]): void {
@@ -259,7 +262,7 @@ export function evolve(state: State, events: readonly Sequenced[]): State {
 	if (events.length === 0) return state;
 	const index = indexOf(state);
 	return immer.produce(state, (draft) => {
-		detachLists(draft, state);
+		detachLists(draft, state, index);
 		// The highest sequence number is kept aside and set once: each read of the draft is a proxy trap.
 		let lastSeq = state.lastSeq;
 		for (const { seq, event } of events) {
