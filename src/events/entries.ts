@@ -1,6 +1,7 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
+import { fastCodec } from "./fast-codec.js";
 import { Positive } from "./ids.js";
 
 /** The state format this build reads and writes. */
@@ -20,12 +21,14 @@ export type StoredEvent = t.TypeOf<typeof StoredEventCodec>;
 export const EventEntryCodec = t.strict({ stateFormat: t.literal(STATE_FORMAT), seq: Positive, event: t.unknown });
 
 /** The `details` of a Longhaul compaction entry: the pass's accepted events in sequence order. */
-export const CompactionDetailsCodec = t.strict({
-	stateFormat: t.literal(STATE_FORMAT),
-	longhaul: t.literal(true),
-	span: Positive,
-	events: t.array(StoredEventCodec),
-});
+export const CompactionDetailsCodec = fastCodec(
+	t.strict({
+		stateFormat: t.literal(STATE_FORMAT),
+		longhaul: t.literal(true),
+		span: Positive,
+		events: t.array(StoredEventCodec),
+	}),
+);
 export type CompactionDetails = t.TypeOf<typeof CompactionDetailsCodec>;
 
 const LabelRecord = t.strict({ msg: t.string, label: t.string });

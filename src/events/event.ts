@@ -1,6 +1,7 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
+import { fastCodec } from "./fast-codec.js";
 import {
 	CommandId,
 	DeadEndId,
@@ -29,46 +30,51 @@ function withId<P extends t.Props, I extends t.Mixed>(
 	return t.exact(t.intersection([t.type(props), t.partial({ id })]));
 }
 
+/** An event kind's codec: `{ type, data }`, strict, decoding fast where the value already has its shape. */
+function event<P extends t.Props>(props: P): t.Type<t.TypeOf<t.ExactC<t.TypeC<P>>>, t.OutputOf<t.ExactC<t.TypeC<P>>>> {
+	return fastCodec(t.strict(props));
+}
+
 /**
  * One codec per event kind: `{ type, data }`, data decoded strictly (unknown keys are dropped). Rules, decisions,
  * dead ends and notes may carry their id; commands and errors always do.
  */
 const codecs = {
 	/** A user's rule, in the user's own words, from the message `source`. */
-	"rule-added": t.strict({ type: t.literal("rule-added"), data: withId({ words: t.string, source: UserRef }, RuleId) }),
+	"rule-added": event({ type: t.literal("rule-added"), data: withId({ words: t.string, source: UserRef }, RuleId) }),
 	/** A rule withdrawn by the user's message `by`; `target` is the rule's id or the message that gave it. */
-	"rule-lifted": t.strict({
+	"rule-lifted": event({
 		type: t.literal("rule-lifted"),
 		data: t.strict({ target: t.union([RuleId, UserRef]), by: UserRef }),
 	}),
 	/** A decision taken in the span, with the ledger ids that back it. */
-	"decision-made": t.strict({
+	"decision-made": event({
 		type: t.literal("decision-made"),
 		data: withId({ text: t.string, evidence: Evidence }, DecisionId),
 	}),
 	/** An approach that failed and should not be tried again, with the ledger ids that show it. */
-	"dead-end-found": t.strict({
+	"dead-end-found": event({
 		type: t.literal("dead-end-found"),
 		data: withId({ text: t.string, evidence: Evidence }, DeadEndId),
 	}),
 	/** A note the agent asked to keep through `longhaul_remember`. */
-	"note-remembered": t.strict({ type: t.literal("note-remembered"), data: withId({ text: t.string }, NoteId) }),
+	"note-remembered": event({ type: t.literal("note-remembered"), data: withId({ text: t.string }, NoteId) }),
 	/** A value a later turn may need, with the turn or command whose text holds it verbatim. */
-	"value-recorded": t.strict({
+	"value-recorded": event({
 		type: t.literal("value-recorded"),
 		data: t.strict({ name: t.string, value: t.string, source: ValueSource }),
 	}),
 	/** The session's objective, when it changed. */
-	"objective-set": t.strict({ type: t.literal("objective-set"), data: t.strict({ text: t.string }) }),
+	"objective-set": event({ type: t.literal("objective-set"), data: t.strict({ text: t.string }) }),
 	/** The span's one line in the work log. */
-	"narrative-line": t.strict({
+	"narrative-line": event({
 		type: t.literal("narrative-line"),
 		data: t.strict({ span: Positive, text: t.string }),
 	}),
 	/** What is in progress and what comes next. */
-	"now-set": t.strict({ type: t.literal("now-set"), data: t.strict({ text: t.string }) }),
+	"now-set": event({ type: t.literal("now-set"), data: t.strict({ text: t.string }) }),
 	/** A command the span ran (the bash tool's call, or the user's own `!` run), with its exit code when known. */
-	"command-recorded": t.strict({
+	"command-recorded": event({
 		type: t.literal("command-recorded"),
 		data: t.strict({
 			id: CommandId,
@@ -80,7 +86,7 @@ const codecs = {
 		}),
 	}),
 	/** An error the span met: a failed tool result, a non-zero exit, or a model call that stopped with an error. */
-	"error-recorded": t.strict({
+	"error-recorded": event({
 		type: t.literal("error-recorded"),
 		data: t.strict({
 			id: ErrorId,
@@ -91,16 +97,16 @@ const codecs = {
 		}),
 	}),
 	/** An error fixed by a later successful run of the same command. */
-	"error-fixed": t.strict({ type: t.literal("error-fixed"), data: t.strict({ error: ErrorId, by: CommandId }) }),
+	"error-fixed": event({ type: t.literal("error-fixed"), data: t.strict({ error: ErrorId, by: CommandId }) }),
 	/** Files the span read and modified, from its tool calls. */
-	"files-touched": t.strict({
+	"files-touched": event({
 		type: t.literal("files-touched"),
 		data: t.strict({ read: t.array(t.string), modified: t.array(t.string) }),
 	}),
 	/** The git workspace as the pass saw it. */
-	"world-taken": t.strict({ type: t.literal("world-taken"), data: t.strict({ span: Positive, world: WorldCodec }) }),
+	"world-taken": event({ type: t.literal("world-taken"), data: t.strict({ span: Positive, world: WorldCodec }) }),
 	/** The end of a pass: whole, narrative-less (no accepted answer) or partial (a chunk never verified). */
-	"span-closed": t.strict({
+	"span-closed": event({
 		type: t.literal("span-closed"),
 		data: t.strict({
 			span: Positive,
@@ -110,12 +116,12 @@ const codecs = {
 		}),
 	}),
 	/** A compaction on the branch written by another compactor. */
-	"foreign-compaction-seen": t.strict({
+	"foreign-compaction-seen": event({
 		type: t.literal("foreign-compaction-seen"),
 		data: t.strict({ entry: t.string, summaryChars: t.number, fromHook: t.boolean }),
 	}),
 	/** Something on the branch the fold could not use, and why. */
-	anomaly: t.strict({ type: t.literal("anomaly"), data: t.strict({ entry: t.string, reason: t.string }) }),
+	anomaly: event({ type: t.literal("anomaly"), data: t.strict({ entry: t.string, reason: t.string }) }),
 } as const;
 
 type Codecs = typeof codecs;
@@ -126,8 +132,11 @@ export type Event = { [K in EventType]: t.TypeOf<Codecs[K]> }[EventType];
 /** The event of one kind. */
 export type EventOf<K extends EventType> = t.TypeOf<Codecs[K]>;
 
+/** The event kinds' names, looked up once per event: a Set's lookup is cheaper than the codecs object's own keys. */
+const eventTypes: ReadonlySet<string> = new Set(Object.keys(codecs));
+
 function isEventType(u: unknown): u is EventType {
-	return typeof u === "string" && Object.hasOwn(codecs, u);
+	return typeof u === "string" && eventTypes.has(u);
 }
 
 /** Decodes one event; the reason is text fit for an anomaly. */
@@ -138,7 +147,8 @@ export function decodeEvent(u: unknown): Either<string, Event> {
 		return E.left(`unknown event type ${typeof type === "string" ? type.slice(0, 80) : typeof type}`);
 	// Looked up by its own key, the codec decodes exactly that kind; TypeScript sees only a union of codecs here.
 	const codec: t.Type<Event, unknown, unknown> = codecs[type] as t.Type<Event, unknown, unknown>;
-	return E.mapLeft(() => `event ${type} failed its codec`)(codec.decode(u));
+	const decoded = codec.decode(u);
+	return E.isLeft(decoded) ? E.left(`event ${type} failed its codec`) : decoded;
 }
 
 /** Encodes an event to its plain JSON form. */

@@ -24,9 +24,16 @@ interface Index {
 	readonly values: Set<string>;
 	readonly read: Set<string>;
 	readonly modified: Set<string>;
+	/** The counters: the draft's own `next` for the batch, read here without a proxy trap per id given. */
+	readonly next: { [K in Counted]: number };
 }
 
-const key = (...parts: readonly string[]): string => JSON.stringify(parts);
+/** A rule's key in the index: its source and words, the source's length first so no two pairs share a key. */
+const ruleKey = (source: string, words: string): string => `${source.length}:${source}${words}`;
+
+/** A value's key in the index: name, value and source, the first two's lengths first so no two share a key. */
+const valueKey = (v: { readonly name: string; readonly value: string; readonly source: string }): string =>
+	`${v.name.length}:${v.value.length}:${v.name}${v.value}${v.source}`;
 
 function indexOf(state: State): Index {
 	return {
@@ -36,19 +43,20 @@ function indexOf(state: State): Index {
 			X: new Set(state.deadEnds.map((x) => x.id)),
 			N: new Set(state.notes.map((n) => n.id)),
 		},
-		rules: new Set(state.rules.map((r) => key(r.source, r.text))),
-		lifted: new Set(state.lifted.map((r) => key(r.source, r.text))),
+		rules: new Set(state.rules.map((r) => ruleKey(r.source, r.text))),
+		lifted: new Set(state.lifted.map((r) => ruleKey(r.source, r.text))),
 		commands: new Set(state.commands.map((c) => c.id)),
 		errors: new Map(state.errors.map((e, i) => [e.id, i])),
-		values: new Set(state.values.map((v) => key(v.name, v.value, v.source))),
+		values: new Set(state.values.map((v) => valueKey(v))),
 		read: new Set(state.files.read),
 		modified: new Set(state.files.modified),
+		next: { ...state.next },
 	};
 }
 
 /** Moves the counter past a carried id, so that the counter's next number is never an id given before. */
-function countPast(d: Draft<State>, kind: Counted, carried: string | undefined): void {
-	if (carried !== undefined) d.next[kind] = Math.max(d.next[kind], idNumber(carried) + 1);
+function countPast(index: Index, kind: Counted, carried: string | undefined): void {
+	if (carried !== undefined) index.next[kind] = Math.max(index.next[kind], idNumber(carried) + 1);
 }
 
 /**
@@ -57,9 +65,9 @@ function countPast(d: Draft<State>, kind: Counted, carried: string | undefined):
  * id it sees, so its number is always free and no id is given twice: of two events carrying the same id (two racing
  * `longhaul_remember` calls, two forks), the first in fold order keeps it and the later one takes the next number.
  */
-function idFor(d: Draft<State>, index: Index, kind: Counted, carried: string | undefined): string {
-	countPast(d, kind, carried);
-	const id = carried === undefined || index.ids[kind].has(carried) ? `${kind}${d.next[kind]++}` : carried;
+function idFor(index: Index, kind: Counted, carried: string | undefined): string {
+	countPast(index, kind, carried);
+	const id = carried === undefined || index.ids[kind].has(carried) ? `${kind}${index.next[kind]++}` : carried;
 	index.ids[kind].add(id);
 	return id;
 }
@@ -71,7 +79,7 @@ function idFor(d: Draft<State>, index: Index, kind: Counted, carried: string | u
  * value when the batch ends. The entries in these lists are shared with the state the batch started from, so a case
  * reducer replaces an entry and never mutates one.
  */
-function detachLists(d: Draft<State>, state: State): void {
+function detachLists(d: Draft<State>, state: State, index: Index): void {
 	d.rules = castDraft(state.rules.slice());
 	d.lifted = castDraft(state.lifted.slice());
 	d.decisions = castDraft(state.decisions.slice());
@@ -85,20 +93,20 @@ function detachLists(d: Draft<State>, state: State): void {
 	d.closes = castDraft(state.closes.slice());
 	d.anomalies = castDraft(state.anomalies.slice());
 	d.foreign = castDraft(state.foreign.slice());
-	d.next = { ...state.next };
+	d.next = index.next;
 }
 
 // Case reducers: each mutates the draft and the index beside it, and returns nothing.
 
 /** A rule already in force with the same source and words is not added twice (its id, if any, is still seen). */
 function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventOf<"rule-added">["data"]): void {
-	const k = key(source, words);
+	const k = ruleKey(source, words);
 	if (index.rules.has(k) || index.lifted.has(k)) {
-		countPast(d, "R", id);
+		countPast(index, "R", id);
 		return;
 	}
 	index.rules.add(k);
-	d.rules.push({ id: idFor(d, index, "R", id), text: words, source });
+	d.rules.push({ id: idFor(index, "R", id), text: words, source });
 }
 
 /** Lifts the newest rule in force whose id or source is `target`. */
@@ -109,25 +117,26 @@ function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventOf<"rule
 		d.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
 		return;
 	}
-	index.rules.delete(key(rule.source, rule.text));
-	index.lifted.add(key(rule.source, rule.text));
+	const k = ruleKey(rule.source, rule.text);
+	index.rules.delete(k);
+	index.lifted.add(k);
 	d.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
 }
 
 function decisionMade(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"decision-made">["data"]): void {
-	d.decisions.push({ id: idFor(d, index, "D", id), text, evidence: [...evidence] });
+	d.decisions.push({ id: idFor(index, "D", id), text, evidence: [...evidence] });
 }
 
 function deadEndFound(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"dead-end-found">["data"]): void {
-	d.deadEnds.push({ id: idFor(d, index, "X", id), text, evidence: [...evidence] });
+	d.deadEnds.push({ id: idFor(index, "X", id), text, evidence: [...evidence] });
 }
 
 function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventOf<"note-remembered">["data"]): void {
-	d.notes.push({ id: idFor(d, index, "N", id), text });
+	d.notes.push({ id: idFor(index, "N", id), text });
 }
 
 function valueRecorded(d: Draft<State>, index: Index, value: EventOf<"value-recorded">["data"]): void {
-	const k = key(value.name, value.value, value.source);
+	const k = valueKey(value);
 	if (index.values.has(k)) return;
 	index.values.add(k);
 	d.values.push({ ...value });
@@ -253,10 +262,13 @@ export function evolve(state: State, events: readonly Sequenced[]): State {
 	if (events.length === 0) return state;
 	const index = indexOf(state);
 	return immer.produce(state, (draft) => {
-		detachLists(draft, state);
+		detachLists(draft, state, index);
+		// The highest sequence number is kept aside and set once: each read of the draft is a proxy trap.
+		let lastSeq = state.lastSeq;
 		for (const { seq, event } of events) {
 			apply(draft, index, event);
-			if (seq !== null && seq > draft.lastSeq) draft.lastSeq = seq;
+			if (seq !== null && seq > lastSeq) lastSeq = seq;
 		}
+		if (lastSeq !== state.lastSeq) draft.lastSeq = lastSeq;
 	});
 }

@@ -23,7 +23,7 @@ function readAnomalies(anomalies: readonly ReadAnomaly[]): Located[] {
 /** Folds the entries of one branch (root to leaf) into the state; `before` are anomalies met while reading. */
 export function foldBranch(branch: readonly Entry[], before: readonly ReadAnomaly[] = []): Folded {
 	const found = branchEvents(branch);
-	const events = [...readAnomalies(before), ...found.events];
+	const events = before.length === 0 ? found.events : [...readAnomalies(before), ...found.events];
 	return { state: evolve(initialState, events), events, spanRecords: found.spanRecords, branch };
 }
 
