@@ -70,6 +70,7 @@ describe("secretSpans: passwords in URLs", () => {
 			"postgres://u:$DB_PASS@db",
 			"postgres://u:aaaaaaa@db",
 			"postgres://u:****@db",
+			"postgres://u:****-****@db",
 		])
 			expect(found(url)).toEqual([]);
 	});
@@ -82,6 +83,10 @@ describe("secretSpans: pieces a cut left beside …", () => {
 			["cut secret", "Pq7Rt2Ls"],
 		]);
 		expect(found("the key Zk3Qm9Xw … Pq7Rt2Ls done")).toEqual([
+			["cut secret", "Zk3Qm9Xw"],
+			["cut secret", "Pq7Rt2Ls"],
+		]);
+		expect(found("the key Zk3Qm9Xw …Pq7Rt2Ls done")).toEqual([
 			["cut secret", "Zk3Qm9Xw"],
 			["cut secret", "Pq7Rt2Ls"],
 		]);
