@@ -1,5 +1,6 @@
 // Mutation testing of the pure core and the pass's checks (`npm run test:mutation`, Node >= 22).
-// Only the fast unit and property tests of these folders run against each mutant; e2e and hostile suites do not.
+// Only the fast unit and property tests of these folders (and the redactor's, which hold secrets.ts's real tests)
+// run against each mutant; e2e and hostile suites do not.
 // Properties run 20 cases a mutant rather than 100 (FC_RUNS, see test/properties/laws.ts): the examples carry the
 // kills, and five times the cases made the run five times longer on this two-core machine.
 process.env.FC_RUNS ??= "20";
@@ -25,6 +26,8 @@ export default {
 		"test/unit/pass/ledger.test.ts",
 		"test/unit/pass/accept.test.ts",
 		"test/hostile/transcript.test.ts",
+		"test/unit/adapters/redact/**/*.test.ts",
+		"test/properties/redact.test.ts",
 	],
 	// Static mutants (module-level constants) need every test per mutant; they are left out of the score for time.
 	ignoreStatic: true,

@@ -48,4 +48,19 @@ describe("the user's own words", () => {
 		expect(ownWords(text)).toHaveLength(text.length);
 		expect(ownWords(text).split("\n")).toHaveLength(3);
 	});
+
+	it("keeps the line breaks inside a quoted passage it leaves out", () => {
+		const text = 'x "one two three\nfour five six" y';
+		expect(ownWords(text).split("\n")).toHaveLength(2);
+	});
+
+	it("counts the words of a quoted passage without the blanks at its ends", () => {
+		expect(words('a " one two three four five " b')).toBe('a " one two three four five " b');
+	});
+
+	it("closes a fence only with the same mark, at least as long as the opening one", () => {
+		expect(words("log:\n~~~\nrule lifted\n```\nstill in the fence")).toBe("log:");
+		expect(words("log:\n````\nrule lifted\n```\nstill in the fence")).toBe("log:");
+		expect(words("log:\n```\nrule lifted\n````\nmine")).toBe("log: mine");
+	});
 });

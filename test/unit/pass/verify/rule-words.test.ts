@@ -81,4 +81,65 @@ describe("rule words copied by code", () => {
 		expect(cleanWords("\u201cnever use tabs\u201d")).toBe("never use tabs");
 		expect(cleanWords('say "hi"')).toBe('say "hi"');
 	});
+
+	it("keeps words that open with a quoted word but go on past its closing quote as given", () => {
+		expect(cleanWords('"never" use tabs')).toBe('"never" use tabs');
+	});
+
+	it("takes the blanks inside the wrapping quotes off with them", () => {
+		expect(cleanWords('" never use tabs "')).toBe("never use tabs");
+	});
+
+	it("keeps a pair of quotes with nothing but blanks inside as given, since there are no words to unwrap", () => {
+		expect(cleanWords('""')).toBe('""');
+		expect(cleanWords('" "')).toBe('" "');
+	});
+});
+
+describe("rule words: the length rules at their edges", () => {
+	it("keeps a message of exactly 600 characters whole when no words are given", () => {
+		const m = msg(1, `${"word ".repeat(119)}words`);
+		expect(m.text).toHaveLength(600);
+		expect(recorded(ruleWords(m, undefined, [m])).text).toBe(m.text);
+	});
+
+	it("keeps a message of exactly 300 characters whole when the model gave some of its words", () => {
+		const m = msg(1, `${"word ".repeat(55)}words Never push to main.`);
+		expect(m.text).toHaveLength(300);
+		expect(recorded(ruleWords(m, "Never push to main.", [m])).text).toBe(m.text);
+	});
+
+	it("measures a message without the blanks around it: leading blank lines do not make it long", () => {
+		const short = msg(1, `${"\n".repeat(250)}${filler(200)} Never push to main.`);
+		expect(recorded(ruleWords(short, "Never push to main.", [short])).text).toBe(short.text.trim());
+		const medium = msg(2, `${"\n".repeat(400)}${filler(500)}`);
+		expect(recorded(ruleWords(medium, undefined, [medium])).text).toBe(medium.text.trim());
+	});
+});
+
+describe("rule words from a pi-goal message with two objectives", () => {
+	const goal = msg(
+		8,
+		"Keep working.\n<objective>\nship the CLI without new dependencies\n</objective>\n<goal>keep the tests green</goal>",
+	);
+
+	it("requires the rule's words, since neither objective alone is the whole message", () => {
+		expect(ruleWords(goal, undefined, [goal])).toEqual(E.left({ kind: "defect", code: "words-missing" }));
+	});
+
+	it("records exactly the words given, not the whole objective that holds them", () => {
+		expect(recorded(ruleWords(goal, "without new dependencies", [goal])).text).toBe("without new dependencies");
+	});
+});
+
+describe("rule words bound to the message that holds them", () => {
+	it("takes words the labelled message holds from that message, though a newer one holds them too", () => {
+		const branch = [msg(1, "never use tabs, indent with spaces"), msg(2, "again: never use tabs")];
+		expect(recorded(ruleWords(branch[0]!, "never use tabs", branch)).source).toBe("u1");
+	});
+
+	it("finds a quote cited under the wrong message in the oldest message of the branch", () => {
+		const branch = [msg(1, "never use tabs"), msg(2, "ok"), msg(3, "go on")];
+		expect(recorded(ruleWords(branch[2]!, "never use tabs", branch))).toEqual({ text: "never use tabs", source: "u1" });
+	});
 });

@@ -49,4 +49,44 @@ describe("the lift check", () => {
 		);
 		expect(withdrawsRule("the rule no longer applies", "this rule applies always")).toBe(false);
 	});
+
+	it("says no withdrawal for a message with no phrase and no 'instead of'", () => {
+		expect(saysWithdrawal("use tabs in the Makefile", "never use tabs")).toBe(false);
+	});
+
+	it("reads a typographic apostrophe as a plain one in a withdrawal phrase", () => {
+		expect(saysWithdrawal("the tabs rule doesn\u2019t apply here", "never use tabs")).toBe(true);
+	});
+});
+
+describe("content words", () => {
+	it("stems only a plural long enough to be one: 'lies' meets 'lie', 'gas' stays whole", () => {
+		expect(contentWords("lies")).toEqual(new Set(["lie"]));
+		expect(contentWords("gas bus")).toEqual(new Set(["gas", "bus"]));
+	});
+
+	it("keeps the double s of a word ending in 'ss'", () => {
+		expect(contentWords("class glass")).toEqual(new Set(["class", "glass"]));
+	});
+
+	it("keeps a name with an apostrophe inside it as one word", () => {
+		expect(contentWords("O'Sullivan")).toEqual(new Set(["o'sullivan"]));
+	});
+
+	it("leaves out stop words written with a typographic apostrophe", () => {
+		expect(contentWords("don\u2019t doesn\u2019t")).toEqual(new Set());
+	});
+
+	it("leaves out a stop word even where its stem is not one, and a word whose stem is one", () => {
+		expect(contentWords("this does")).toEqual(new Set());
+		expect(contentWords("musts")).toEqual(new Set());
+	});
+
+	it("leaves out single letters but keeps single digits", () => {
+		expect(contentWords("x 2 ab")).toEqual(new Set(["2", "ab"]));
+	});
+
+	it("finds no words in text without letters or digits", () => {
+		expect(contentWords("-- !! ...")).toEqual(new Set());
+	});
 });

@@ -43,4 +43,28 @@ describe("word boundaries", () => {
 	it("trims whitespace from both ends of a region", () => {
 		expect(trimRegion("  x y \n", { start: 0, end: 7 })).toEqual({ start: 2, end: 5 });
 	});
+
+	it("refuses an empty stretch, even between two words", () => {
+		expect(onWordBoundaries("a b", { start: 1, end: 1 })).toBe(false);
+	});
+
+	it("reads a letter outside the basic plane before the words as one character of a word", () => {
+		for (const letter of ["\u{1D400}", "\u{10000}", "\u{1D7FF}"]) {
+			const text = `${letter}bc`;
+			expect(onWordBoundaries(text, { start: 2, end: 4 })).toBe(false);
+			expect(onWordBoundaries(`${letter} bc`, { start: 3, end: 5 })).toBe(true);
+		}
+	});
+
+	it("reads a letter just below the surrogates before the words as a letter", () => {
+		expect(onWordBoundaries("a\uff42c", { start: 2, end: 3 })).toBe(false);
+	});
+
+	it("finds no occurrence that runs past the region's end", () => {
+		expect(occurrences("ab ab", "ab", { start: 0, end: 3 })).toEqual([{ start: 0, end: 2 }]);
+	});
+
+	it("trims a region of only whitespace to an empty region at its end", () => {
+		expect(trimRegion("    ", { start: 0, end: 2 })).toEqual({ start: 2, end: 2 });
+	});
 });
