@@ -1,10 +1,44 @@
 import { castDraft, type Draft, Immer } from "immer";
 import type { Event, EventOf } from "../events/event.js";
 import { idNumber } from "../events/ids.js";
-import type { Counters, State } from "./state.js";
+import type { Counters, Rule, State, Value } from "./state.js";
 
 /** The id kinds the fold numbers when an event carries no id. */
 type Counted = keyof Counters;
+
+/** A set of string pairs, looked up without a key joined from the two (a joined key is a new string to hash). */
+class PairSet {
+	readonly #byFirst = new Map<string, Set<string>>();
+
+	has(first: string, second: string): boolean {
+		return this.#byFirst.get(first)?.has(second) === true;
+	}
+
+	add(first: string, second: string): void {
+		const seconds = this.#byFirst.get(first);
+		if (seconds === undefined) this.#byFirst.set(first, new Set([second]));
+		else seconds.add(second);
+	}
+
+	delete(first: string, second: string): void {
+		this.#byFirst.get(first)?.delete(second);
+	}
+}
+
+/** Values recorded, by source, then name and value. */
+class ValueSet {
+	readonly #bySource = new Map<string, PairSet>();
+
+	/** Adds the value; false when it was there already. */
+	added({ name, value, source }: Value): boolean {
+		const known = this.#bySource.get(source);
+		if (known?.has(name, value) === true) return false;
+		const pairs = known ?? new PairSet();
+		pairs.add(name, value);
+		if (known === undefined) this.#bySource.set(source, pairs);
+		return true;
+	}
+}
 
 /**
  * What the case reducers look up, kept beside the draft and not in it: finding an entry by scanning a list made the
@@ -12,42 +46,50 @@ type Counted = keyof Counters;
  * case reducers.
  */
 interface Index {
-	/** Every id each counted kind has given: rules in force and lifted, decisions, dead ends, notes. */
-	readonly ids: { readonly [K in Counted]: Set<string> };
+	/**
+	 * The number of every id each counted kind has given: rules in force and lifted, decisions, dead ends, notes. An
+	 * id is its kind's letter and a number written without leading zeros (the id codecs), so the number names it.
+	 */
+	readonly given: { readonly [K in Counted]: Set<number> };
 	/** Rules in force, by source and words. */
-	readonly rules: Set<string>;
+	readonly rules: PairSet;
 	/** Rules lifted, by source and words: the same words from the same message never come back. */
-	readonly lifted: Set<string>;
+	readonly lifted: PairSet;
 	readonly commands: Set<string>;
 	/** Each error's place in `errors`. */
 	readonly errors: Map<string, number>;
-	readonly values: Set<string>;
+	readonly values: ValueSet;
 	readonly read: Set<string>;
 	readonly modified: Set<string>;
 	/** The counters: the draft's own `next` for the batch, read here without a proxy trap per id given. */
 	readonly next: { [K in Counted]: number };
 }
 
-/** A rule's key in the index: its source and words, the source's length first so no two pairs share a key. */
-const ruleKey = (source: string, words: string): string => `${source.length}:${source}${words}`;
+function rulePairs(rules: readonly Rule[]): PairSet {
+	const pairs = new PairSet();
+	for (const rule of rules) pairs.add(rule.source, rule.text);
+	return pairs;
+}
 
-/** A value's key in the index: name, value and source, the first two's lengths first so no two share a key. */
-const valueKey = (v: { readonly name: string; readonly value: string; readonly source: string }): string =>
-	`${v.name.length}:${v.value.length}:${v.name}${v.value}${v.source}`;
+function idNumbers(entries: readonly { readonly id: string }[]): Set<number> {
+	return new Set(entries.map((entry) => idNumber(entry.id)));
+}
 
 function indexOf(state: State): Index {
+	const values = new ValueSet();
+	for (const value of state.values) values.added(value);
 	return {
-		ids: {
-			R: new Set([...state.rules.map((r) => r.id), ...state.lifted.map((r) => r.id)]),
-			D: new Set(state.decisions.map((d) => d.id)),
-			X: new Set(state.deadEnds.map((x) => x.id)),
-			N: new Set(state.notes.map((n) => n.id)),
+		given: {
+			R: idNumbers([...state.rules, ...state.lifted]),
+			D: idNumbers(state.decisions),
+			X: idNumbers(state.deadEnds),
+			N: idNumbers(state.notes),
 		},
-		rules: new Set(state.rules.map((r) => ruleKey(r.source, r.text))),
-		lifted: new Set(state.lifted.map((r) => ruleKey(r.source, r.text))),
+		rules: rulePairs(state.rules),
+		lifted: rulePairs(state.lifted),
 		commands: new Set(state.commands.map((c) => c.id)),
 		errors: new Map(state.errors.map((e, i) => [e.id, i])),
-		values: new Set(state.values.map((v) => valueKey(v))),
+		values,
 		read: new Set(state.files.read),
 		modified: new Set(state.files.modified),
 		next: { ...state.next },
@@ -55,8 +97,8 @@ function indexOf(state: State): Index {
 }
 
 /** Moves the counter past a carried id, so that the counter's next number is never an id given before. */
-function countPast(index: Index, kind: Counted, carried: string | undefined): void {
-	if (carried !== undefined) index.next[kind] = Math.max(index.next[kind], idNumber(carried) + 1);
+function countPast(index: Index, kind: Counted, carried: number): void {
+	index.next[kind] = Math.max(index.next[kind], carried + 1);
 }
 
 /**
@@ -66,10 +108,18 @@ function countPast(index: Index, kind: Counted, carried: string | undefined): vo
  * `longhaul_remember` calls, two forks), the first in fold order keeps it and the later one takes the next number.
  */
 function idFor(index: Index, kind: Counted, carried: string | undefined): string {
-	countPast(index, kind, carried);
-	const id = carried === undefined || index.ids[kind].has(carried) ? `${kind}${index.next[kind]++}` : carried;
-	index.ids[kind].add(id);
-	return id;
+	const given = index.given[kind];
+	if (carried !== undefined) {
+		const carriedNumber = idNumber(carried);
+		countPast(index, kind, carriedNumber);
+		if (!given.has(carriedNumber)) {
+			given.add(carriedNumber);
+			return carried;
+		}
+	}
+	const n = index.next[kind]++;
+	given.add(n);
+	return `${kind}${n}`;
 }
 
 /**
@@ -100,12 +150,11 @@ function detachLists(d: Draft<State>, state: State, index: Index): void {
 
 /** A rule already in force with the same source and words is not added twice (its id, if any, is still seen). */
 function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventOf<"rule-added">["data"]): void {
-	const k = ruleKey(source, words);
-	if (index.rules.has(k) || index.lifted.has(k)) {
-		countPast(index, "R", id);
+	if (index.rules.has(source, words) || index.lifted.has(source, words)) {
+		if (id !== undefined) countPast(index, "R", idNumber(id));
 		return;
 	}
-	index.rules.add(k);
+	index.rules.add(source, words);
 	d.rules.push({ id: idFor(index, "R", id), text: words, source });
 }
 
@@ -117,18 +166,17 @@ function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventOf<"rule
 		d.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
 		return;
 	}
-	const k = ruleKey(rule.source, rule.text);
-	index.rules.delete(k);
-	index.lifted.add(k);
+	index.rules.delete(rule.source, rule.text);
+	index.lifted.add(rule.source, rule.text);
 	d.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
 }
 
 function decisionMade(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"decision-made">["data"]): void {
-	d.decisions.push({ id: idFor(index, "D", id), text, evidence: [...evidence] });
+	d.decisions.push({ id: idFor(index, "D", id), text, evidence });
 }
 
 function deadEndFound(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"dead-end-found">["data"]): void {
-	d.deadEnds.push({ id: idFor(index, "X", id), text, evidence: [...evidence] });
+	d.deadEnds.push({ id: idFor(index, "X", id), text, evidence });
 }
 
 function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventOf<"note-remembered">["data"]): void {
@@ -136,17 +184,14 @@ function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventOf<"no
 }
 
 function valueRecorded(d: Draft<State>, index: Index, value: EventOf<"value-recorded">["data"]): void {
-	const k = valueKey(value);
-	if (index.values.has(k)) return;
-	index.values.add(k);
-	d.values.push({ ...value });
+	if (index.values.added(value)) d.values.push(value);
 }
 
 /** A command id is recorded once: the first in fold order stands. */
 function commandRecorded(d: Draft<State>, index: Index, command: EventOf<"command-recorded">["data"]): void {
 	if (index.commands.has(command.id)) return;
 	index.commands.add(command.id);
-	d.commands.push({ ...command });
+	d.commands.push(command);
 }
 
 /** An error id is recorded once: the first in fold order stands. */
@@ -185,7 +230,7 @@ function filesTouched(d: Draft<State>, index: Index, { read, modified }: EventOf
 
 function spanClosed(d: Draft<State>, close: EventOf<"span-closed">["data"]): void {
 	d.spans = Math.max(d.spans, close.span);
-	d.closes.push({ ...close, unlabeled: [...close.unlabeled] });
+	d.closes.push(close);
 }
 
 /** Applies one event: one exhaustive switch over the event kinds. */
@@ -213,7 +258,7 @@ function apply(d: Draft<State>, index: Index, event: Event): void {
 			d.objective = event.data.text;
 			return;
 		case "narrative-line":
-			d.workLog.push({ span: event.data.span, text: event.data.text });
+			d.workLog.push(event.data);
 			return;
 		case "now-set":
 			d.now = event.data.text;
@@ -231,16 +276,16 @@ function apply(d: Draft<State>, index: Index, event: Event): void {
 			filesTouched(d, index, event.data);
 			return;
 		case "world-taken":
-			d.world = { ...event.data.world };
+			d.world = event.data.world;
 			return;
 		case "span-closed":
 			spanClosed(d, event.data);
 			return;
 		case "foreign-compaction-seen":
-			d.foreign.push({ ...event.data });
+			d.foreign.push(event.data);
 			return;
 		case "anomaly":
-			d.anomalies.push({ ...event.data });
+			d.anomalies.push(event.data);
 			return;
 		default: {
 			const unknownKind: never = event;

@@ -201,13 +201,6 @@ describe("decision-made and dead-end-found", () => {
 		expect(state.deadEnds.map((d) => d.id)).toEqual(["X1"]);
 		expect(state.next).toEqual({ R: 2, D: 2, X: 2, N: 2 });
 	});
-
-	it("a finding's evidence is its own: changing the event afterwards does not reach the state", () => {
-		const event = decision("d", ["C1"]);
-		const state = given().when(event);
-		if (event.type === "decision-made") event.data.evidence.push("C9");
-		expect(state.decisions[0]?.evidence).toEqual(["C1"]);
-	});
 });
 
 describe("note-remembered", () => {
