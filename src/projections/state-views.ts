@@ -1,4 +1,4 @@
-import type { Event } from "../events/event.js";
+import type { Event, EventOf } from "../events/event.js";
 import type { Folded } from "../reducers/fold.js";
 import type { State } from "../reducers/state.js";
 import { commandsById, errorOrigin } from "./command-text.js";
@@ -31,18 +31,15 @@ export function anomaliesView(state: State): string {
 	return `${sanitize([`Anomalies: ${state.anomalies.length}`, ...lines].join("\n"))}\n`;
 }
 
-function eventLine(event: Event): string {
-	switch (event.type) {
-		case "rule-added":
-			return `rule from ${event.data.source}`;
-		case "rule-lifted":
-			return `lift of ${event.data.target} by ${event.data.by}`;
-		case "command-recorded":
-		case "error-recorded":
-			return event.data.id;
-		default:
-			return event.type;
-	}
+/** An event that changes the rules: what `--spans` lists as a span's changes. */
+type RuleChange = EventOf<"rule-added"> | EventOf<"rule-lifted">;
+
+const isRuleChange = (event: Event): event is RuleChange => event.type === "rule-added" || event.type === "rule-lifted";
+
+function changeLine(event: RuleChange): string {
+	return event.type === "rule-added"
+		? `rule from ${event.data.source}`
+		: `lift of ${event.data.target} by ${event.data.by}`;
 }
 
 /** `--spans`: every span with its entry, events, commands, errors and narrative. */
@@ -59,14 +56,7 @@ export function spansView(folded: Folded): string {
 		const narrative = state.workLog.find((l) => l.span === close.span)?.text ?? "(none)";
 		out.push(`Span ${close.span} (entry ${entry}, ${close.kind}${close.reason === null ? "" : `: ${close.reason}`})`);
 		out.push(`  events: ${[...counts].map(([type, n]) => `${type} ${n}`).join(", ") || "none"}`);
-		out.push(
-			`  changes: ${
-				mine
-					.filter((e) => e.type.startsWith("rule-"))
-					.map(eventLine)
-					.join("; ") || "none"
-			}`,
-		);
+		out.push(`  changes: ${mine.filter(isRuleChange).map(changeLine).join("; ") || "none"}`);
 		for (const c of state.commands.filter((c) => c.span === close.span))
 			out.push(`  ${c.id} [exit ${c.exitCode ?? "?"}] ${c.command}`);
 		for (const e of state.errors.filter((e) => e.span === close.span))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../src/events/index.js";
+import { type Event, encodeEvent } from "../../src/events/index.js";
 import {
 	anomaliesView,
 	isTerminalSafe,
@@ -159,6 +159,15 @@ describe("the rendered summary", () => {
 		expect(renderSummary(state).text).toContain("## World\nbranch: b\nHEAD: h\ndiff stat:\n```\n 1 file\n```\n");
 	});
 
+	it("a summary exactly as long as the limit fits whole", () => {
+		const whole = renderSummary(folded.state).text;
+		expect(renderSummary(folded.state, whole.length)).toEqual({
+			text: whole,
+			capFit: { limit: whole.length, chars: whole.length, workLogDropped: 0, valuesDropped: 0, fits: true },
+		});
+		expect(renderSummary(folded.state, whole.length - 1).capFit.workLogDropped).toBe(1);
+	});
+
 	it("the initial state renders the heading alone", () => {
 		expect(renderSummary(initialState).text).toBe(
 			"# Session state (Longhaul)\nRules are the user's own words, quoted verbatim. Ids (C, E) point into the ledger.\n",
@@ -276,6 +285,58 @@ describe("the views of npm run state", () => {
 			{ seq: null, event: { type: "rule-added", data: { words: "w", source: "u1" } } },
 		]);
 		expect(stateView(ruled)).toContain("> w");
+	});
+
+	it("a branch with a span but no rule and no note is not empty, and the default view shows its summary", () => {
+		const closed = evolve(initialState, [
+			{ seq: null, event: { type: "narrative-line", data: { span: 1, text: "looked around" } } },
+			{ seq: null, event: { type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } } },
+		]);
+		expect(stateView(closed)).toBe(`${renderSummary(closed).text.trimEnd()}\n`);
+		expect(stateView(closed)).toContain("- span 1: looked around");
+	});
+
+	it("--spans: a span's events are the stored events of the entry that closed it, its changes none without rules", () => {
+		const close: Event = { type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } };
+		const error: Event = {
+			type: "error-recorded",
+			data: { id: "E1", tool: "read", head: "x", span: 1, command: null },
+		};
+		const compaction = {
+			type: "compaction",
+			summary: "state",
+			firstKeptEntryId: "e1",
+			tokensBefore: 1,
+			fromHook: true,
+			details: {
+				stateFormat: 1,
+				longhaul: true,
+				span: 1,
+				events: [
+					{ seq: 2, event: { type: "not-an-event" } },
+					{ seq: 3, event: encodeEvent(close) },
+				],
+			},
+		};
+		const branch = foldTranscript(
+			transcriptText(
+				place([
+					{ kind: "event-entry", event: error },
+					{ kind: "raw", value: compaction },
+				]),
+			),
+		);
+		expect(branch.state.anomalies.map((a) => a.entry)).toEqual(["e2"]);
+		expect(spansView(branch)).toBe(
+			[
+				"Span 1 (entry e2, whole)",
+				"  events: span-closed 1",
+				"  changes: none",
+				"  E1 open (read): x",
+				"  narrative: (none)",
+				"",
+			].join("\n"),
+		);
 	});
 
 	it("--json: open and fixed errors apart, every field in its fixed order", () => {

@@ -139,3 +139,104 @@ describe("reportDigest", () => {
 		expect(bodyOf(text)).toHaveLength(2);
 	});
 });
+
+describe("reportDigest, field by field", () => {
+	/** The one record line of a digest of one raw line, with the given home. */
+	const only = (raw: string, at = home): string | undefined => bodyOf(reportDigest([raw], at, sha256Hex))[0];
+	const compaction = (fields: object): string => JSON.stringify({ ts, event: "compaction", ...fields });
+
+	it("shows each known field present, in the digest's order, and nothing for a field absent", () => {
+		expect(only(compaction({ durationMs: 7, span: 2, unknownField: 1 }))).toBe(`${ts} compaction span=2 durationMs=7`);
+		expect(only(compaction({ capFit: { fits: false }, world: {} }))).toBe(`${ts} compaction capFit.fits=false`);
+	});
+
+	it("withholds as ? a value of the wrong kind: a group or map that is not an object, a count that is not finite", () => {
+		const withheld = compaction({
+			span: "2",
+			tokensBefore: true,
+			summaryChars: null,
+			narrative: [{ kind: "whole" }],
+			route: null,
+			capFit: "fits",
+			world: 5,
+			carried: "ab",
+			durationMs: [5],
+		});
+		expect(only(withheld)).toBe(
+			`${ts} compaction span=? tokensBefore=? summaryChars=? narrative=? route=? capFit=? world=? carried=? durationMs=?`,
+		);
+		expect(only('{"ts":"2025-06-01T12:00:00.000Z","event":"compacted","span":1e999,"tokensBefore":-1e999}')).toBe(
+			`${ts} compacted span=? tokensBefore=?`,
+		);
+		expect(only(compaction({ carried: ["rules"] }))).toBe(`${ts} compaction carried=?`);
+	});
+
+	it("a map shows ? for a key that is not a code and for a value that is not a number", () => {
+		expect(only(compaction({ carried: { "two words": 1, rules: "4", notes: 0 } }))).toBe(
+			`${ts} compaction carried.?=1 carried.rules=? carried.notes=0`,
+		);
+	});
+
+	it(`a map of exactly ${16} entries shows them all and says nothing more`, () => {
+		const carried = Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`k${i}`, i]));
+		const line16 = only(compaction({ carried })) ?? "";
+		expect(line16.split(" ")).toHaveLength(2 + 16);
+		expect(line16).not.toContain("more");
+		const line17 = only(compaction({ carried: { ...carried, k16: 16 } })) ?? "";
+		expect(line17.split(" ").slice(-2)).toEqual(["carried.k15=15", "carried.more=1"]);
+	});
+
+	it("null shows as null only where a field may be null, and an error that is not a string shows as ?", () => {
+		const record = JSON.stringify({
+			ts,
+			event: "fallback",
+			sessionId: null,
+			model: null,
+			thinkingLevel: 7,
+			reason: null,
+			error: ["EACCES: permission denied"],
+			errorClass: 5,
+		});
+		expect(only(record)).toBe(`${ts} fallback sessionId=null model=null thinkingLevel=? reason=? errorClass=? error=?`);
+		expect(only(JSON.stringify({ ts, event: "fallback", sessionId: 5, model: 5 }))).toBe(
+			`${ts} fallback sessionId=? model=?`,
+		);
+	});
+
+	it("a path or session id prints as the first eight characters of its hash, a path that is not a string as ?", () => {
+		expect(only(compaction({ cwd: "/srv/atlas", sessionId: "s-1" }))).toBe(
+			`${ts} compaction cwd=path#${hash8("/srv/atlas")} sessionId=#${hash8("s-1")}`,
+		);
+		expect(only(compaction({ cwd: 5 }))).toBe(`${ts} compaction cwd=?`);
+	});
+
+	it("home is home whatever trailing slashes either side carries, and an empty or root home hides no path as ~", () => {
+		const inside = "/home/alice/atlas";
+		expect(only(compaction({ cwd: "/home/alice//" }))).toBe(`${ts} compaction cwd=~`);
+		expect(only(compaction({ cwd: "/home/alice/" }), "/home/alice//")).toBe(`${ts} compaction cwd=~`);
+		expect(only(compaction({ cwd: inside }), "/home/alice//")).toBe(`${ts} compaction cwd=~/path#${hash8(inside)}`);
+		for (const root of ["", "/"]) {
+			expect(only(compaction({ cwd: "/" }), root)).toBe(`${ts} compaction cwd=path#${hash8("/")}`);
+			expect(only(compaction({ cwd: inside }), root)).toBe(`${ts} compaction cwd=path#${hash8(inside)}`);
+		}
+	});
+
+	it("a time that is not an ISO timestamp shows as ?", () => {
+		expect(only(JSON.stringify({ ts: "yesterday", event: "compacted", span: null }))).toBe("? compacted span=null");
+	});
+
+	it("the header counts the records shown, the records read and the lines skipped, and fences the records", () => {
+		const note = "Paths and session ids are hashed, home is ~, message text is left out, ? marks a value withheld.";
+		const record = line(sampleRecords[2] ?? {});
+		expect(digest([record]).split("\n")).toEqual([
+			`Longhaul log digest: the newest 1 of 1 records. ${note}`,
+			"```",
+			bodyOf(digest([record]))[0],
+			"```",
+		]);
+		expect(digest(["x", record]).split("\n")[0]).toBe(
+			`Longhaul log digest: the newest 1 of 1 records (1 unreadable line skipped). ${note}`,
+		);
+		expect(digest([]).split("\n")).toEqual([`Longhaul log digest: the newest 0 of 0 records. ${note}`, "```", "```"]);
+	});
+});

@@ -130,6 +130,20 @@ describe("values as the state shows them", () => {
 		expect(cutCommand(`${"a".repeat(COMMAND_CHARS - 2)}😀tail`)).toBe(`${"a".repeat(COMMAND_CHARS - 2)}…`);
 	});
 
+	it("cuts at COMMAND_CHARS exactly, never after the first half of any surrogate pair, and keeps other wide characters", () => {
+		const a = (n: number) => "a".repeat(n);
+		expect(cutCommand(a(COMMAND_CHARS))).toBe(a(COMMAND_CHARS));
+		expect(cutCommand(a(COMMAND_CHARS + 1))).toBe(`${a(COMMAND_CHARS - 1)}…`);
+		for (const pair of ["\u{10000}", "\u{10FFFF}"])
+			expect(cutCommand(`${a(COMMAND_CHARS - 2)}${pair}tail`)).toBe(`${a(COMMAND_CHARS - 2)}…`);
+		expect(cutCommand(`${a(COMMAND_CHARS - 2)}\uff71\uff72\uff73`)).toBe(`${a(COMMAND_CHARS - 2)}\uff71…`);
+	});
+
+	it("keeps a leading cd with nothing after it", () => {
+		expect(cutCommand("cd packages/tui &&")).toBe("cd packages/tui &&");
+		expect(cutCommand("cd a; cd b;")).toBe("cd b;");
+	});
+
 	it("a value whose command the state does not hold shows its id alone and is never replaced", () => {
 		const state = given(value("port", "3000", "C8"), value("port", "3001", "C9"));
 		expect(lines(state)).toEqual(["- port 3001 (C9)", "- port 3000 (C8)"]);
@@ -161,5 +175,58 @@ describe("open errors", () => {
 			{ type: "compaction", id: "c1", parentId: null, summary: "s", firstKeptEntryId: "c1", tokensBefore: 1, details },
 		]);
 		expect(spansView(folded)).toContain('E2 open (bash C5: npm run check -- --project "packages/');
+	});
+});
+
+describe("values: kinds and sameness", () => {
+	it("only a hash a git command printed is a commit; another kind from git keeps its own", () => {
+		const state = given(command("C1", "git tag --list"), value("version", "0.14.2", "C1"));
+		expect(shownValues(state)).toEqual([{ kind: "version", value: "0.14.2", source: "C1", command: "git tag --list" }]);
+	});
+
+	it("the model may name a timing or a count; a later value of the same name from the model replaces the earlier", () => {
+		const state = given(
+			value("duration", "117ms", "u3"),
+			value("dev port", "5173", "u3"),
+			value("dev port", "5174", "u5"),
+			value("count", "3 files", "u5"),
+		);
+		expect(shownValues(state).map((v) => [v.kind, v.value, v.source])).toEqual([
+			["count", "3 files", "u5"],
+			["dev port", "5174", "u5"],
+			["duration", "117ms", "u3"],
+		]);
+	});
+
+	it("only a leading v before a version makes two values one: a v inside a value or before a bare number does not", () => {
+		const state = given(
+			command("C1", "node --version"),
+			command("C2", "cat VERSION"),
+			value("version", "20.1.0", "C1"),
+			value("version", "v20.1.0", "C2"),
+			value("tag", "build-1.2", "C1"),
+			value("tag", "build-v1.2", "C2"),
+		);
+		expect(shownValues(state).map((v) => v.value)).toEqual(["build-v1.2", "build-1.2", "v20.1.0"]);
+	});
+});
+
+describe("an error's origin", () => {
+	it("shows its tool's name on one line, each run of blanks one space, none at the ends", () => {
+		const state = given({
+			type: "error-recorded",
+			data: { id: "E1", tool: " my \n  tool\t", head: "broke", span: 1, command: null },
+		});
+		expect(renderSummary(state).text).toContain("- E1 (my tool, span 1): broke");
+	});
+
+	it("names the first command of an id that repeats in a state", () => {
+		const first = { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: null, by: "user" } as const;
+		const state: State = {
+			...initialState,
+			commands: [first, { ...first, command: "npm run lint" }],
+			errors: [{ id: "E1", tool: "bash", head: "failed", span: 1, command: "C1", fixedBy: null }],
+		};
+		expect(renderSummary(state).text).toContain("- E1 (bash C1: npm test, span 1): failed");
 	});
 });

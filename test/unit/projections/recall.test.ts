@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import type { Event } from "../../../src/events/index.js";
+import { headAndTail, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, recall } from "../../../src/projections/recall.js";
+import { foldTranscript } from "../../../src/reducers/index.js";
+import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
+
+// What `longhaul_recall` says a command printed, read from the branch's own tool results and `!` runs.
+
+describe("headAndTail", () => {
+	it("keeps a text no longer than head and tail whole", () => {
+		expect(headAndTail("abcde", 3, 2)).toBe("abcde");
+		expect(headAndTail("", 3, 2)).toBe("");
+	});
+
+	it("keeps the head and the tail of a longer text and counts what it left out", () => {
+		expect(headAndTail("abcdef", 3, 2)).toBe("abc\n… 1 characters left out …\nef");
+		expect(headAndTail("abcdefghij", 3, 2)).toBe("abc\n… 5 characters left out …\nij");
+	});
+
+	it("never keeps half a surrogate pair at either cut, and counts the halves it moves into the middle", () => {
+		// "ab😀" + ten digits + "😀yz": the head cut falls inside the first emoji, the tail cut inside the second.
+		expect(headAndTail("ab😀0123456789😀yz", 3, 3)).toBe("ab\n… 14 characters left out …\nyz");
+	});
+
+	it("moves no cut for a pair that is not at it", () => {
+		expect(headAndTail("abcd😀efghij", 3, 2)).toBe("abc\n… 7 characters left out …\nij");
+		expect(headAndTail("abcdefg😀hij", 3, 2)).toBe("abc\n… 7 characters left out …\nij");
+	});
+});
+
+const command = (id: string, text: string, toolCallId: string | null): Event => ({
+	type: "command-recorded",
+	data: { id, command: text, exitCode: 0, span: 1, toolCallId, by: toolCallId === null ? "user" : "tool" },
+});
+const toolResult = (toolCallId: string, text: string): EntrySpec => ({
+	kind: "raw",
+	value: {
+		type: "message",
+		message: { role: "toolResult", toolCallId, toolName: "bash", content: text, timestamp: 0 },
+	},
+});
+const userRun = (text: string, output: string): EntrySpec => ({
+	kind: "raw",
+	value: { type: "message", message: { role: "bashExecution", command: text, output, exitCode: 0, timestamp: 0 } },
+});
+
+function sources(specs: readonly EntrySpec[], events: readonly Event[]) {
+	const folded = foldTranscript(
+		transcriptText(
+			place([
+				{
+					kind: "longhaul-compaction",
+					span: 1,
+					events: [...events, { type: "span-closed", data: { span: 1, kind: "partial", unlabeled: [], reason: "x" } }],
+				},
+				...specs,
+			]),
+		),
+	);
+	return { state: folded.state, spanRecords: folded.spanRecords, branch: folded.branch };
+}
+
+/** What recall says a command printed: the lines after its head and its command. */
+const printed = (ref: string, s: ReturnType<typeof sources>): string => recall(ref, s).split("\n").slice(2).join("\n");
+
+describe("longhaul_recall: what a command printed", () => {
+	// C1 is a tool run of `ls`; C2 a user's `!pwd`; C3 and C4 the user's first and second `!ls`.
+	const events = [
+		command("C1", "ls", "t1"),
+		command("C2", "pwd", null),
+		command("C3", "ls", null),
+		command("C4", "ls", null),
+	];
+	const s = sources(
+		[
+			{ kind: "user", text: "look around" },
+			toolResult("t0", "another call's output"),
+			userRun("ls", "first ls"),
+			userRun("pwd", "/w"),
+			toolResult("t1", "tool ls"),
+			userRun("ls", "second ls"),
+		],
+		events,
+	);
+
+	it("a tool run printed the result of its own tool call", () => {
+		expect(printed("C1", s)).toBe("printed (7 characters):\ntool ls");
+	});
+
+	it("a user's run printed the run of the same text at the same place among the user's runs of that text", () => {
+		expect(printed("C2", s)).toBe("printed (2 characters):\n/w");
+		expect(printed("C3", s)).toBe("printed (8 characters):\nfirst ls");
+		expect(printed("C4", s)).toBe("printed (9 characters):\nsecond ls");
+	});
+
+	it("a command whose result or run is not on the branch says so", () => {
+		const bare = sources([toolResult("t9", "x"), userRun("pwd", "/w")], events);
+		for (const ref of ["C1", "C3", "C4"])
+			expect(printed(ref, bare)).toBe("printed: (its output is not on this branch)");
+	});
+
+	it("an output of only blanks printed nothing; one with words is shown whole, blanks kept", () => {
+		const blank = sources([toolResult("t1", " \n "), userRun("ls", "")], events);
+		expect(printed("C1", blank)).toBe("printed: (nothing)");
+		expect(printed("C3", blank)).toBe("printed: (nothing)");
+		const padded = sources([toolResult("t1", " ok \n")], events);
+		expect(printed("C1", padded)).toBe("printed (5 characters):\n ok \n");
+	});
+
+	it(`a long output shows its first ${OUTPUT_HEAD_CHARS} and last ${OUTPUT_TAIL_CHARS} characters`, () => {
+		const output = `${"h".repeat(OUTPUT_HEAD_CHARS)}${"m".repeat(500)}${"t".repeat(OUTPUT_TAIL_CHARS)}`;
+		const long = sources([toolResult("t1", output)], events);
+		expect(printed("C1", long)).toBe(
+			`printed (${output.length} characters):\n${"h".repeat(OUTPUT_HEAD_CHARS)}\n… 500 characters left out …\n${"t".repeat(OUTPUT_TAIL_CHARS)}`,
+		);
+	});
+});
+
+describe("longhaul_recall: a span's recorded commands", () => {
+	it("a command the span recorded without an exit code shows its exit as ?", () => {
+		const record: EntrySpec = {
+			kind: "raw",
+			value: {
+				type: "custom",
+				customType: "compaction-state.span",
+				data: { v: 1, span: 1, compactionId: "e1", commands: [{ id: "C1", command: "ls", exitCode: null }] },
+			},
+		};
+		expect(recall("1", sources([record], [])).split("\n")).toContain("C1 [exit ?] ls");
+	});
+});
