@@ -129,3 +129,18 @@ describe("longhaul_recall: a span's recorded commands", () => {
 		expect(recall("1", sources([record], [])).split("\n")).toContain("C1 [exit ?] ls");
 	});
 });
+
+describe("longhaul_recall: a user message", () => {
+	it("lists every span's label of it, in span order, each apart", () => {
+		const labeled = (span: number, label: string): EntrySpec => ({
+			kind: "raw",
+			value: {
+				type: "custom",
+				customType: "compaction-state.span",
+				data: { v: 1, span, compactionId: `c${span}`, labels: [{ msg: "u1", label }] },
+			},
+		});
+		const s = sources([{ kind: "user", text: "never push" }, labeled(1, "rule"), labeled(2, "still a rule")], []);
+		expect(recall("u1", s)).toBe('u1 (labeled "rule" in span 1; labeled "still a rule" in span 2):\nnever push');
+	});
+});
