@@ -12,6 +12,7 @@ export default {
 	coverageAnalysis: "perTest",
 	mutate: ["src/events/**/*.ts", "src/reducers/**/*.ts", "src/projections/**/*.ts", "src/pass/verify/**/*.ts"],
 	testFiles: [
+		"test/unit/events/**/*.test.ts",
 		"test/unit/reducers/**/*.test.ts",
 		"test/unit/projections/**/*.test.ts",
 		"test/unit/pass/verify/**/*.test.ts",
@@ -21,6 +22,9 @@ export default {
 		"test/properties/core-codecs.test.ts",
 		"test/properties/core-recall.test.ts",
 		"test/properties/core-views.test.ts",
+		"test/properties/core-model.test.ts",
+		"test/properties/fast-codec.test.ts",
+		"test/unit/pass/decide.test.ts",
 		"test/unit/pass/takeover.test.ts",
 		"test/unit/pass/span.test.ts",
 		"test/unit/pass/ledger.test.ts",

@@ -1,13 +1,13 @@
 import * as t from "io-ts";
 
+/** A codec that takes a value as it is when `is` accepts it: one predicate for both `is` and `validate`. */
+function checked<A>(name: string, is: (u: unknown) => u is A): t.Type<A, A, unknown> {
+	return new t.Type<A, A, unknown>(name, is, (u, c) => (is(u) ? t.success(u) : t.failure(u, c)), t.identity);
+}
+
 /** A string codec that accepts only what matches `pattern`; the name shows in decode errors. */
 function patterned(pattern: RegExp, name: string): t.Type<string, string, unknown> {
-	return new t.Type<string, string, unknown>(
-		name,
-		(u): u is string => typeof u === "string" && pattern.test(u),
-		(u, c) => (typeof u === "string" && pattern.test(u) ? t.success(u) : t.failure(u, c)),
-		t.identity,
-	);
+	return checked(name, (u): u is string => typeof u === "string" && pattern.test(u));
 }
 
 /** `u<n>`: the n-th user message on the branch, counting from 1. */
@@ -30,11 +30,9 @@ export const EvidenceId = patterned(/^[CE][1-9][0-9]{0,8}$/, "EvidenceId");
 export const ValueSource = patterned(/^[uC][1-9][0-9]{0,8}$/, "ValueSource");
 
 /** A positive span or sequence number. */
-export const Positive = new t.Type<number, number, unknown>(
+export const Positive = checked(
 	"Positive",
 	(u): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1,
-	(u, c) => (typeof u === "number" && Number.isSafeInteger(u) && u >= 1 ? t.success(u) : t.failure(u, c)),
-	t.identity,
 );
 
 /** The number in an id such as `R12` or `u7`. */
