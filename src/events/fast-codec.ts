@@ -50,12 +50,10 @@ function ownKeysIn(u: Record<string, unknown>, keys: ReadonlySet<string>): boole
 	return true;
 }
 
-/** The check of an object codec; `exact` also refuses a key the codec would strip. */
-function objectCheck(fields: readonly Field[], exact: boolean): Settled {
+/** The check of an exact object codec: a plain record, each field settled, no key the codec would strip. */
+function exactCheck(fields: readonly Field[]): Settled {
 	const keys: ReadonlySet<string> = new Set(fields.map((f) => f.key));
-	return exact
-		? (u) => isPlainRecord(u) && ownKeysIn(u, keys) && fieldsSettled(u, fields)
-		: (u) => isPlainRecord(u) && fieldsSettled(u, fields);
+	return (u) => isPlainRecord(u) && ownKeysIn(u, keys) && fieldsSettled(u, fields);
 }
 
 /** A union decodes with its first member that accepts the value, so that member must settle it. */
@@ -73,25 +71,21 @@ function unionCheck(codec: t.UnionType<t.Mixed[]>): Settled {
 const leafKinds = [t.StringType, t.NumberType, t.BooleanType, t.NullType, t.UnknownType, t.LiteralType];
 
 /**
- * Builds a codec's check. Leaves are their own `is`; so are codecs made with `new t.Type` itself, which in this
- * project (the id patterns, `Positive`) decode a value to itself. A combinator this does not know is never settled.
+ * Builds a codec's check, for the combinators the stored formats use: exact objects (of fields, optional fields and
+ * their intersections), arrays, unions and leaves. Leaves are their own `is`; so are codecs made with `new t.Type`
+ * itself, which in this project (the id patterns, `Positive`) decode a value to itself. Anything else (a non-exact
+ * object, a refinement, a record) is never settled, so it decodes through its codec.
  */
 function settledCheck(codec: t.Mixed): Settled {
 	if (codec instanceof t.ExactType) {
 		const fields = fieldsOf(codec.type);
-		return fields === undefined ? neverSettled : objectCheck(fields, true);
+		return fields === undefined ? neverSettled : exactCheck(fields);
 	}
-	const fields = fieldsOf(codec);
-	if (fields !== undefined) return objectCheck(fields, false);
 	if (codec instanceof t.ArrayType) {
 		const item = settledCheck(codec.type);
 		return (u) => Array.isArray(u) && u.every(item);
 	}
 	if (codec instanceof t.UnionType) return unionCheck(codec);
-	if (codec instanceof t.RefinementType) {
-		const inner = settledCheck(codec.type);
-		return inner === codec.type.is ? codec.is : (u) => codec.is(u) && inner(u);
-	}
 	if (codec.constructor === t.Type || leafKinds.some((kind) => codec instanceof kind)) return codec.is;
 	return neverSettled;
 }

@@ -104,4 +104,59 @@ describe("fastCodec", () => {
 		expect(fast.decode(extra)).toEqual(E.right(whole));
 		expect(E.isRight(fast.decode({ ...whole, data: { ...whole.data, id: "u1" } }))).toBe(false);
 	});
+
+	it("decodes a value already in its decoded shape without io-ts's validation, and validates any other", () => {
+		let validations = 0;
+		const counted = new t.Type<string, string, unknown>(
+			"Counted",
+			(u): u is string => typeof u === "string",
+			(u, c) => {
+				validations++;
+				return typeof u === "string" ? t.success(u) : t.failure(u, c);
+			},
+			t.identity,
+		);
+		const codec = fastCodec(
+			t.strict({
+				data: t.exact(
+					t.intersection([t.type({ items: t.array(t.strict({ tag: counted })) }), t.partial({ id: counted })]),
+				),
+				world: t.union([
+					t.strict({ taken: t.literal(true), head: counted }),
+					t.strict({ taken: t.literal(false), why: counted }),
+				]),
+			}),
+		);
+		const decodes = (u: unknown): { kept: boolean; same: boolean; validated: boolean } => {
+			validations = 0;
+			const got = codec.decode(u);
+			return { kept: E.isRight(got), same: E.isRight(got) && got.right === u, validated: validations > 0 };
+		};
+		const whole = { data: { items: [{ tag: "a" }], id: "i" }, world: { taken: false, why: "w" } };
+		expect(decodes(whole)).toEqual({ kept: true, same: true, validated: false });
+		expect(decodes({ ...whole, data: { items: [] } })).toEqual({ kept: true, same: true, validated: false });
+		for (const stripped of [
+			{ ...whole, extra: 1 },
+			{ ...whole, data: { ...whole.data, extra: 1 } },
+			{ ...whole, data: { items: [{ tag: "a", extra: 1 }] } },
+			{ ...whole, world: { ...whole.world, extra: 1 } },
+		])
+			expect(decodes(stripped)).toEqual({ kept: true, same: false, validated: true });
+		for (const refused of [
+			{ ...whole, data: { items: [{ tag: 1 }] } },
+			{ ...whole, data: { ...whole.data, id: 1 } },
+			{ ...whole, data: {} },
+			{ ...whole, world: { taken: true, why: "w" } },
+			[whole],
+		])
+			expect(decodes(refused).kept).toBe(false);
+		// A combinator the check does not know (here a non-exact object) always goes through its codec.
+		const open = fastCodec(t.type({ tag: counted }));
+		validations = 0;
+		expect([E.isRight(open.decode({ tag: "a" })), E.isRight(open.decode({ tag: 1 })), validations]).toEqual([
+			true,
+			false,
+			2,
+		]);
+	});
 });
