@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Event, encodeEvent } from "../../../src/events/index.js";
 import { foldEntries, foldTranscript, stateAtSpan } from "../../../src/reducers/index.js";
 import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
-import { command, errorFixed, errorRecorded, note, ruleAdded, ruleLifted, spanClosed } from "./given.js";
+import { command, errorFixed, errorRecorded, narrative, note, ruleAdded, ruleLifted, spanClosed } from "./given.js";
 
 // Given a branch of entries, when it is folded, then this state: what each kind of entry contributes.
 
@@ -399,5 +399,13 @@ describe("the state at a span", () => {
 		expect(first?.spans).toBe(1);
 		expect(stateAtSpan(folded, 2)).toEqual(folded.state);
 		expect(stateAtSpan(folded, 3)).toBeUndefined();
+	});
+
+	it("ends at the span's close, not at an earlier event that names the same span", () => {
+		const folded = fold(
+			eventEntry(narrative(1, "before the pass")),
+			compaction(1, [ruleAdded("a", "u1"), spanClosed(1)]),
+		);
+		expect(stateAtSpan(folded, 1)?.rules.map((r) => r.text)).toEqual(["a"]);
 	});
 });
