@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../../src/events/index.js";
 import { initialState } from "../../../src/reducers/index.js";
 import {
 	anomaly,
@@ -530,10 +529,11 @@ describe("the fold's bookkeeping", () => {
 	});
 
 	it("what one batch indexed holds in the next: a later batch's carried id already given takes the next number", () => {
-		const carried = (words: string, id: string): Event => ({ type: "rule-added", data: { words, source: "u9", id } });
 		const state = given(ruleAdded("a", "u1"), ruleAdded("b", "u2")).state;
 		const lifted = applied(state, [ruleLifted("R1", "u3")]);
-		expect(applied(lifted, [carried("c", "R1"), carried("d", "R2")]).rules.map((r) => [r.id, r.text])).toEqual([
+		expect(
+			applied(lifted, [ruleAdded("c", "u9", "R1"), ruleAdded("d", "u9", "R2")]).rules.map((r) => [r.id, r.text]),
+		).toEqual([
 			["R2", "b"],
 			["R3", "c"],
 			["R4", "d"],

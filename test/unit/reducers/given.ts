@@ -22,7 +22,11 @@ export function given(...before: Event[]) {
 	};
 }
 
-export const ruleAdded = (words: string, source: string): Event => ({ type: "rule-added", data: { words, source } });
+/** A rule added; with `id`, the id its producer decided (SPEC 8.7), else none, as events stored before ids were. */
+export const ruleAdded = (words: string, source: string, id?: string): Event => ({
+	type: "rule-added",
+	data: id === undefined ? { words, source } : { words, source, id },
+});
 export const ruleLifted = (target: string, by: string): Event => ({ type: "rule-lifted", data: { target, by } });
 export const decision = (text: string, evidence: string[] = []): Event => ({
 	type: "decision-made",
@@ -32,7 +36,11 @@ export const deadEnd = (text: string, evidence: string[] = []): Event => ({
 	type: "dead-end-found",
 	data: { text, evidence },
 });
-export const note = (text: string): Event => ({ type: "note-remembered", data: { text } });
+/** A note remembered; with `id`, the id `longhaul_remember` decided, else none. */
+export const note = (text: string, id?: string): Event => ({
+	type: "note-remembered",
+	data: id === undefined ? { text } : { text, id },
+});
 export const value = (name: string, v: string, source: string): Event => ({
 	type: "value-recorded",
 	data: { name, value: v, source },

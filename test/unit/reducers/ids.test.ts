@@ -2,20 +2,13 @@ import { describe, expect, it } from "vitest";
 import { decodeEvent, type Event } from "../../../src/events/index.js";
 import { evolve, foldTranscript, initialState, type State } from "../../../src/reducers/index.js";
 import { place, transcriptText } from "../../support/transcript.js";
+import { note, ruleAdded as rule } from "./given.js";
 
 const fold = (events: readonly Event[], state: State = initialState): State =>
 	evolve(
 		state,
 		events.map((event) => ({ seq: null, event })),
 	);
-const note = (text: string, id?: string): Event => ({
-	type: "note-remembered",
-	data: id === undefined ? { text } : { text, id },
-});
-const rule = (words: string, source: string, id?: string): Event => ({
-	type: "rule-added",
-	data: id === undefined ? { words, source } : { words, source, id },
-});
 
 describe("ids decided with the events (SPEC 8.7)", () => {
 	it("an event stored without an id gets the counter's number in fold order, as before ids were carried", () => {
