@@ -85,19 +85,41 @@ const codecs = {
 			by: t.union([t.literal("tool"), t.literal("user")]),
 		}),
 	}),
-	/** An error the span met: a failed tool result, a non-zero exit, or a model call that stopped with an error. */
+	/**
+	 * An error the span met: a failed tool result or a non-zero exit (events stored before `model-failed` also hold
+	 * a model call that stopped with an error, as tool `model`). `path` is the file of an edit or write that failed.
+	 */
 	"error-recorded": event({
 		type: t.literal("error-recorded"),
-		data: t.strict({
-			id: ErrorId,
-			tool: t.string,
-			head: t.string,
-			span: Positive,
-			command: t.union([CommandId, t.null]),
-		}),
+		data: t.exact(
+			t.intersection([
+				t.type({
+					id: ErrorId,
+					tool: t.string,
+					head: t.string,
+					span: Positive,
+					command: t.union([CommandId, t.null]),
+				}),
+				t.partial({ path: t.string }),
+			]),
+		),
 	}),
-	/** An error fixed by a later successful run of the same command. */
-	"error-fixed": event({ type: t.literal("error-fixed"), data: t.strict({ error: ErrorId, by: CommandId }) }),
+	/**
+	 * An error fixed: by a later successful run of the same command (`by`), or, for an edit or write that failed, by a
+	 * later successful edit or write (`byTool`) of the same `path`, which no command backs.
+	 */
+	"error-fixed": event({
+		type: t.literal("error-fixed"),
+		data: t.union([
+			t.strict({ error: ErrorId, by: CommandId }),
+			t.strict({ error: ErrorId, byTool: t.string, path: t.string }),
+		]),
+	}),
+	/** The session's own model stopped a turn with an error (a provider's 400, a dropped stream): no error of the work. */
+	"model-failed": event({
+		type: t.literal("model-failed"),
+		data: t.strict({ span: Positive, head: t.string }),
+	}),
 	/** Files the span read and modified, from its tool calls. */
 	"files-touched": event({
 		type: t.literal("files-touched"),
@@ -137,6 +159,11 @@ const eventTypes: ReadonlySet<string> = new Set(Object.keys(codecs));
 
 function isEventType(u: unknown): u is EventType {
 	return typeof u === "string" && eventTypes.has(u);
+}
+
+/** What fixed an error, as the state names it: the command `C<n>`, or `edit of PATH` for a tool's call on a file. */
+export function fixerOf(fix: EventOf<"error-fixed">["data"]): string {
+	return "by" in fix ? fix.by : `${fix.byTool} of ${fix.path}`;
 }
 
 /** Decodes one event; the reason is text fit for an anomaly. */

@@ -26,6 +26,11 @@ function pathOf(call: ToolCall): string | undefined {
 	return E.isRight(decoded) && decoded.right.path !== "" ? decoded.right.path : undefined;
 }
 
+/** The file an `edit` or `write` call names; undefined for any other call. */
+export function modifiedPath(call: ToolCall): string | undefined {
+	return MODIFIES.has(call.name) ? pathOf(call) : undefined;
+}
+
 /**
  * The files a span's `read`, `edit` and `write` calls touched, each list de-duplicated in first-seen order; no
  * event when there are none. A call whose result is an error read or changed nothing, so it is left out.

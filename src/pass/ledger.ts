@@ -5,7 +5,7 @@ import { idNumber } from "../events/ids.js";
 import type { Message, ToolCall } from "../events/messages.js";
 import type { State } from "../reducers/state.js";
 import { exitIsAnswer } from "./exits.js";
-import { callsThatRan, fileEvents } from "./files.js";
+import { callsThatRan, fileEvents, modifiedPath } from "./files.js";
 import { type CommandOutput, valueEvents } from "./values.js";
 
 type ToolResult = Extract<Message, { role: "toolResult" }>;
@@ -23,7 +23,14 @@ const BashArguments = t.type({ command: t.string });
 const ExitDetails = t.type({ exitCode: t.union([t.Int, t.null]) });
 /** The line pi's bash tool ends a failed run's text with; "Command aborted" and "Command timed out …" carry no code. */
 const EXITED = /Command exited with code (-?\d{1,10})\s*$/;
+/** The line pi's bash tool ends a run with when its signal fired: the user's interrupt. */
+const ABORTED = /(?:^|\n)Command aborted\s*$/;
 const MARKER_TAIL = 128;
+
+/** True when pi's bash tool stopped the run because the user interrupted it (no error of the work). */
+export function wasAborted(result: ToolResult | undefined): boolean {
+	return result?.isError === true && ABORTED.test(result.text.slice(-MARKER_TAIL));
+}
 
 /** The exit code of a bash tool call from its result: `details`, then pi's text convention; null when unknown. */
 export function toolExitCode(result: ToolResult | undefined): number | null {
@@ -74,6 +81,12 @@ interface Book {
 	readonly userRuns: Map<string, string[]>;
 	/** This span's errors without a command already in the state, by tool and head, in order. */
 	readonly looseErrors: Map<string, string[]>;
+	/** Of those, the ones still open: each joins `openEdits` when the reading meets it again. */
+	readonly openLoose: Set<string>;
+	/** File path → the open errors of edits and writes of it that failed, oldest first. */
+	readonly openEdits: Map<string, string[]>;
+	/** This span's model failures already in the state, by head: how many the reading has still to meet. */
+	readonly modelFailures: Map<string, number>;
 }
 
 function push<V>(map: Map<string, V[]>, key: string, value: V): void {
@@ -107,7 +120,12 @@ function openBook(prior: State, span: number): Book {
 		open: new Map(),
 		userRuns: new Map(),
 		looseErrors: new Map(),
+		openLoose: new Set(),
+		openEdits: new Map(),
+		modelFailures: new Map(),
 	};
+	for (const f of prior.modelFailures ?? [])
+		if (f.span === span) book.modelFailures.set(f.head, (book.modelFailures.get(f.head) ?? 0) + 1);
 	const textOf = new Map<string, string>();
 	for (const c of prior.commands) {
 		textOf.set(c.id, c.command);
@@ -116,7 +134,10 @@ function openBook(prior: State, span: number): Book {
 	}
 	for (const e of prior.errors) {
 		if (e.command === null) {
+			// An error of this span is met again in reading order; one of an earlier span came before all of it.
 			if (e.span === span) push(book.looseErrors, looseKey(e.tool, e.head), e.id);
+			if (e.span === span && e.fixedBy === null) book.openLoose.add(e.id);
+			else if (e.path !== undefined && e.fixedBy === null) push(book.openEdits, e.path, e.id);
 			continue;
 		}
 		book.errorOf.set(e.command, e.id);
@@ -139,20 +160,42 @@ function take(book: Book, kind: "C" | "E"): string {
 interface Run {
 	readonly command: string;
 	readonly exitCode: number | null;
-	/** pi marked it failed (tool result `isError`) even where no exit code says so (abort, timeout, blocked). */
+	/** pi marked it failed (tool result `isError`) even where no exit code says so (timeout, blocked), not aborted. */
 	readonly failed: boolean;
 	readonly output: string;
 	readonly toolCallId: string | null;
 	readonly by: "tool" | "user";
 }
 
-function recordLooseError(book: Book, tool: string, head: string): void {
+/** An error no command raised; one of an edit or write names its `path`, which a later success of it fixes. */
+function recordLooseError(book: Book, tool: string, head: string, path: string | undefined): void {
 	const known = book.looseErrors.get(looseKey(tool, head))?.shift();
-	if (known !== undefined) return;
-	book.events.push({
-		type: "error-recorded",
-		data: { id: take(book, "E"), tool, head, span: book.span, command: null },
-	});
+	if (known !== undefined) {
+		if (path !== undefined && book.openLoose.has(known)) push(book.openEdits, path, known);
+		return;
+	}
+	const id = take(book, "E");
+	const data = { id, tool, head, span: book.span, command: null };
+	if (path === undefined) {
+		book.events.push({ type: "error-recorded", data });
+		return;
+	}
+	push(book.openEdits, path, id);
+	book.events.push({ type: "error-recorded", data: { ...data, path } });
+}
+
+/** An edit or write that succeeded fixes every open error of an earlier one of the same file. */
+function fixEdits(book: Book, tool: string, path: string): void {
+	for (const error of book.openEdits.get(path) ?? [])
+		book.events.push({ type: "error-fixed", data: { error, byTool: tool, path } });
+	book.openEdits.delete(path);
+}
+
+/** A turn the session's model stopped with an error: the session's failure, with no `E<n>`. */
+function recordModelFailure(book: Book, head: string): void {
+	const known = book.modelFailures.get(head) ?? 0;
+	if (known > 0) book.modelFailures.set(head, known - 1);
+	else book.events.push({ type: "model-failed", data: { span: book.span, head } });
 }
 
 function recordRunError(book: Book, command: string, run: Run): void {
@@ -202,7 +245,7 @@ function bashCommand(call: ToolCall): string | undefined {
 }
 
 function readAssistant(book: Book, message: Assistant, results: ReadonlyMap<string, ToolResult>): void {
-	if (message.stopReason === "error") recordLooseError(book, "model", errorHead(message.errorMessage, "(no message)"));
+	if (message.stopReason === "error") recordModelFailure(book, errorHead(message.errorMessage, "(no message)"));
 	for (const call of callsThatRan(message)) {
 		const command = bashCommand(call);
 		if (command === undefined) continue;
@@ -210,7 +253,8 @@ function readAssistant(book: Book, message: Assistant, results: ReadonlyMap<stri
 		const run: Run = {
 			command,
 			exitCode: toolExitCode(result),
-			failed: result?.isError === true,
+			// A run the user interrupted is recorded, with no exit code, and is no error: the user stopped it.
+			failed: result?.isError === true && !wasAborted(result),
 			output: result?.text ?? "",
 			toolCallId: call.id,
 			by: "tool",
@@ -251,6 +295,26 @@ function resultsById(messages: readonly Message[]): Map<string, ToolResult> {
 	return results;
 }
 
+/** The span's edit and write calls that ran, by tool-call id, with the file each names. */
+function modifyingCalls(messages: readonly Message[]): Map<string, string> {
+	const paths = new Map<string, string>();
+	for (const message of messages) {
+		for (const call of callsThatRan(message)) {
+			const path = modifiedPath(call);
+			if (path !== undefined && !paths.has(call.id)) paths.set(call.id, path);
+		}
+	}
+	return paths;
+}
+
+/** A result of a tool other than bash: a failure is an error with no command; an edit's or write's success fixes. */
+function readToolResult(book: Book, message: ToolResult, paths: ReadonlyMap<string, string>): void {
+	const path = paths.get(message.toolCallId);
+	// pi keeps a call and its result in one span, so an error here has no command of its own to point to.
+	if (message.isError) recordLooseError(book, message.toolName, errorHead(message.text, "(no output)"), path);
+	else if (path !== undefined) fixEdits(book, message.toolName, path);
+}
+
 /** The tool-call ids of the bash calls read as commands; their results are read with the call. */
 function bashCallIds(messages: readonly Message[]): Set<string> {
 	const ids = new Set<string>();
@@ -268,21 +332,20 @@ export interface Ledger {
 
 /**
  * The commands and errors of a span, merged with what `prior` carries: ids continue from the highest `C<n>` and
- * `E<n>` in it, a tool call it already holds keeps its id, and a success fixes earlier open errors of the same
- * command text. Reading the same span again with the resulting state adds nothing. Deterministic.
+ * `E<n>` in it, a tool call it already holds keeps its id, a success fixes earlier open errors of the same command
+ * text, and an edit or write that succeeds fixes earlier failed ones of the same file. The session's own model
+ * failing is recorded as the session's (`model-failed`), and a run the user interrupted is no error. Reading the
+ * same span again with the resulting state adds nothing. Deterministic.
  */
 export function ledgerOf(messages: readonly Message[], span: number, prior: State): Ledger {
 	const book = openBook(prior, span);
 	const results = resultsById(messages);
 	const bashCalls = bashCallIds(messages);
+	const paths = modifyingCalls(messages);
 	for (const message of messages) {
 		if (message.role === "assistant") readAssistant(book, message, results);
 		else if (message.role === "bashExecution") readUserRun(book, message);
-		else if (message.role === "toolResult" && message.isError && !bashCalls.has(message.toolCallId)) {
-			// A failed tool other than a bash command: pi keeps a call and its result in one span, so an
-			// error here has no command of its own to point to.
-			recordLooseError(book, message.toolName, errorHead(message.text, "(no output)"));
-		}
+		else if (message.role === "toolResult" && !bashCalls.has(message.toolCallId)) readToolResult(book, message, paths);
 	}
 	return { events: book.events, outputs: book.outputs };
 }

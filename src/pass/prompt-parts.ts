@@ -1,4 +1,4 @@
-import type { Event } from "../events/event.js";
+import { type Event, fixerOf } from "../events/event.js";
 import type { World } from "../events/world.js";
 import type { State } from "../reducers/state.js";
 
@@ -33,7 +33,7 @@ export function ledgerLines(ledger: readonly Event[], state: State, width: numbe
 		else if (event.type === "error-recorded") {
 			const from = event.data.command === null ? event.data.tool : `${event.data.tool} ${event.data.command}`;
 			lines.push(`${event.data.id} (${from}): ${cut(event.data.head, width)}`);
-		} else if (event.type === "error-fixed") lines.push(`${event.data.error} fixed by ${event.data.by}`);
+		} else if (event.type === "error-fixed") lines.push(`${event.data.error} fixed by ${fixerOf(event.data)}`);
 	}
 	return lines;
 }

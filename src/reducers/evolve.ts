@@ -1,5 +1,5 @@
 import { castDraft, type Draft, Immer } from "immer";
-import type { Event, EventOf } from "../events/event.js";
+import { type Event, type EventOf, fixerOf } from "../events/event.js";
 import { idNumber } from "../events/ids.js";
 import type { Counters, Rule, State, Value } from "./state.js";
 
@@ -143,6 +143,7 @@ function detachLists(d: Draft<State>, state: State, index: Index): void {
 	d.closes = castDraft(state.closes.slice());
 	d.anomalies = castDraft(state.anomalies.slice());
 	d.foreign = castDraft(state.foreign.slice());
+	if (state.modelFailures !== undefined) d.modelFailures = castDraft(state.modelFailures.slice());
 	d.next = index.next;
 }
 
@@ -202,10 +203,17 @@ function errorRecorded(d: Draft<State>, index: Index, error: EventOf<"error-reco
 }
 
 /** The first fix stands; a fix of an error not in the ledger changes nothing. */
-function errorFixed(d: Draft<State>, index: Index, { error, by }: EventOf<"error-fixed">["data"]): void {
-	const at = index.errors.get(error);
+function errorFixed(d: Draft<State>, index: Index, fix: EventOf<"error-fixed">["data"]): void {
+	const at = index.errors.get(fix.error);
 	const found = at === undefined ? undefined : d.errors[at];
-	if (at !== undefined && found !== undefined && found.fixedBy === null) d.errors[at] = { ...found, fixedBy: by };
+	if (at !== undefined && found !== undefined && found.fixedBy === null)
+		d.errors[at] = { ...found, fixedBy: fixerOf(fix) };
+}
+
+/** The list appears with its first failure, so a state without one keeps the keys it always had. */
+function modelFailed(d: Draft<State>, failure: EventOf<"model-failed">["data"]): void {
+	if (d.modelFailures === undefined) d.modelFailures = [failure];
+	else d.modelFailures.push(failure);
 }
 
 /** A modified file leaves the read list; a read file joins it only when it was never modified. */
@@ -271,6 +279,9 @@ function apply(d: Draft<State>, index: Index, event: Event): void {
 			return;
 		case "error-fixed":
 			errorFixed(d, index, event.data);
+			return;
+		case "model-failed":
+			modelFailed(d, event.data);
 			return;
 		case "files-touched":
 			filesTouched(d, index, event.data);

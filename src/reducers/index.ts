@@ -8,6 +8,7 @@ export type {
 	ForeignCompaction,
 	LedgerError,
 	LiftedRule,
+	ModelFailure,
 	Note,
 	Rule,
 	SpanClose,

@@ -45,8 +45,19 @@ export interface LedgerError {
 	readonly head: string;
 	readonly span: number;
 	readonly command: string | null;
-	/** The command whose later success fixed it; null while the error is open. */
+	/** The file of an edit or write that failed; absent for any other error. */
+	readonly path?: string;
+	/**
+	 * What fixed it: the command `C<n>` whose later success did, or `edit of PATH` (`write of PATH`) for a later
+	 * successful edit or write of the file; null while the error is open.
+	 */
 	readonly fixedBy: string | null;
+}
+
+/** A turn the session's own model stopped with an error, in the span that held it: the session's, not the work's. */
+export interface ModelFailure {
+	readonly span: number;
+	readonly head: string;
 }
 
 export interface WorkLogLine {
@@ -95,6 +106,11 @@ export interface State {
 	readonly values: readonly Value[];
 	readonly commands: readonly Command[];
 	readonly errors: readonly LedgerError[];
+	/**
+	 * Absent until the first `model-failed` event: stored sessions (SPEC 8.7) fold to the State they always folded to,
+	 * key for key.
+	 */
+	readonly modelFailures?: readonly ModelFailure[];
 	readonly files: { readonly read: readonly string[]; readonly modified: readonly string[] };
 	readonly world: World | null;
 	readonly workLog: readonly WorkLogLine[];

@@ -81,20 +81,31 @@ export const eventArbitraries: { [K in EventType]: fc.Arbitrary<EventOf<K>> } = 
 	}),
 	"error-recorded": fc.record({
 		type: fc.constant("error-recorded"),
-		data: fc.record({
-			id: n(50).map((i) => `E${i}`),
-			tool: hostileText,
-			head: hostileText,
-			span: n(9),
-			command: fc.option(
-				n(50).map((i) => `C${i}`),
-				{ nil: null },
-			),
-		}),
+		data: fc.record(
+			{
+				id: n(50).map((i) => `E${i}`),
+				tool: hostileText,
+				head: hostileText,
+				span: n(9),
+				command: fc.option(
+					n(50).map((i) => `C${i}`),
+					{ nil: null },
+				),
+				path: hostileText,
+			},
+			{ requiredKeys: ["id", "tool", "head", "span", "command"] },
+		),
 	}),
 	"error-fixed": fc.record({
 		type: fc.constant("error-fixed"),
-		data: fc.record({ error: n(50).map((i) => `E${i}`), by: n(50).map((i) => `C${i}`) }),
+		data: fc.oneof(
+			fc.record({ error: n(50).map((i) => `E${i}`), by: n(50).map((i) => `C${i}`) }),
+			fc.record({ error: n(50).map((i) => `E${i}`), byTool: fc.constantFrom("edit", "write"), path: hostileText }),
+		),
+	}),
+	"model-failed": fc.record({
+		type: fc.constant("model-failed"),
+		data: fc.record({ span: n(9), head: hostileText }),
 	}),
 	"files-touched": fc.record({
 		type: fc.constant("files-touched"),

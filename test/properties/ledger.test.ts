@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
+import { fixerOf } from "../../src/events/event.js";
 import { decodeEvent, type Event, encodeEvent, idNumber, type Message } from "../../src/events/index.js";
 import { decodeMessage } from "../../src/events/messages.js";
 import { ledgerEvents } from "../../src/pass/ledger.js";
@@ -24,7 +25,14 @@ const step = fc.oneof(
 	fc.record({
 		kind: fc.constant("calls" as const),
 		bash: fc.array(fc.record({ command: commandText, outcome }), { maxLength: 3 }),
-		edit: fc.option(fc.boolean(), { nil: undefined }),
+		edit: fc.option(
+			fc.record({
+				failed: fc.boolean(),
+				name: fc.constantFrom("edit", "write"),
+				path: fc.constantFrom("a.ts", "b.ts"),
+			}),
+			{ nil: undefined },
+		),
 	}),
 	fc.record({
 		kind: fc.constant("run" as const),
@@ -68,14 +76,15 @@ function messagesOf(steps: readonly Step[], prefix: string): Message[] {
 				return;
 			case "calls": {
 				const calls = s.bash.map((b, j) => ({ id: id(j), name: "bash", arguments: { command: b.command } }));
-				const edit = s.edit === undefined ? [] : [{ id: id(9), name: "edit", arguments: { path: "a.ts" } }];
+				const edit = s.edit === undefined ? [] : [{ id: id(9), name: s.edit.name, arguments: { path: s.edit.path } }];
 				assistant([...calls, ...edit], "toolUse");
 				s.bash.forEach((b, j) => {
 					out.push(...resultOf(id(j), b.outcome));
 				});
 				if (s.edit !== undefined) {
-					const text = s.edit ? "Could not find the exact text" : "ok";
-					out.push({ role: "toolResult", toolCallId: id(9), toolName: "edit", text, isError: s.edit, details: {} });
+					const { failed, name } = s.edit;
+					const text = failed ? `Could not find the exact text in ${s.edit.path}` : "ok";
+					out.push({ role: "toolResult", toolCallId: id(9), toolName: name, text, isError: failed, details: {} });
 				}
 				return;
 			}
@@ -117,16 +126,29 @@ const ledgerOnly = (state: State) => ({
 		toolCallId,
 		by,
 	})),
-	errors: state.errors.map(({ id, tool, head, command, fixedBy }) => ({ id, tool, head, command, fixedBy })),
+	errors: state.errors.map(({ id, tool, head, command, path, fixedBy }) => ({
+		id,
+		tool,
+		head,
+		command,
+		path,
+		fixedBy,
+	})),
+	modelFailures: (state.modelFailures ?? []).map((f) => f.head),
 });
 
 const unique = (ids: readonly string[]): boolean => new Set(ids).size === ids.length;
 
-/** Every fix the state holds is a later successful run of the same command text as the error's. */
+/**
+ * Every fix the state holds is a later successful run of the same command text as the error's, or, for a failed
+ * edit or write, an edit or write of the same file.
+ */
 function fixesAreLaterSuccesses(state: State): boolean {
 	const byId = new Map(state.commands.map((c) => [c.id, c]));
 	return state.errors.every((e) => {
 		if (e.fixedBy === null) return true;
+		if (e.path !== undefined)
+			return e.command === null && (e.fixedBy === `edit of ${e.path}` || e.fixedBy === `write of ${e.path}`);
 		const fixer = byId.get(e.fixedBy);
 		const raiser = e.command === null ? undefined : byId.get(e.command);
 		return (
@@ -158,7 +180,9 @@ describe("ledger laws", () => {
 			const prior = fold(initialState, first, 1);
 			const once = fold(prior, second, 2);
 			const again = ledgerEvents(second, 2, once);
-			const recorded = again.filter((e) => e.type === "command-recorded" || e.type === "error-recorded");
+			const recorded = again.filter(
+				(e) => e.type === "command-recorded" || e.type === "error-recorded" || e.type === "model-failed",
+			);
 			return recorded.length === 0 && sameJson(apply(once, again), once);
 		});
 	});
@@ -187,9 +211,49 @@ describe("ledger laws", () => {
 				unique(errorIds) &&
 				unique(state.commands.map((c) => c.id)) &&
 				unique(fixes.map((f) => f.error)) &&
-				fixes.every((f) => state.errors.find((e) => e.id === f.error)?.fixedBy === f.by) &&
+				fixes.every((f) => state.errors.find((e) => e.id === f.error)?.fixedBy === fixerOf(f)) &&
 				fixesAreLaterSuccesses(state)
 			);
+		});
+	});
+
+	it("a run the user interrupted and the session's model failing are no errors of the work", () => {
+		law([span("a")], (messages) => {
+			const events = ledgerEvents(messages, 1, initialState);
+			const aborted = new Set(
+				messages.flatMap((m) => (m.role === "toolResult" && m.text === "Command aborted" ? [m.toolCallId] : [])),
+			);
+			const commandOf = new Map(
+				events.flatMap((e) => (e.type === "command-recorded" ? [[e.data.id, e.data.toolCallId] as const] : [])),
+			);
+			const modelErrors = messages.filter((m) => m.role === "assistant" && m.stopReason === "error").length;
+			return (
+				events.every(
+					(e) =>
+						e.type !== "error-recorded" ||
+						(e.data.tool !== "model" && !aborted.has(commandOf.get(e.data.command ?? "") ?? "")),
+				) && events.filter((e) => e.type === "model-failed").length === modelErrors
+			);
+		});
+	});
+
+	it("a failed edit or write stays open exactly until a later edit or write of its file succeeds", () => {
+		law([span("a")], (messages) => {
+			const state = fold(initialState, messages, 1);
+			const calls = new Map(
+				messages.flatMap((m) => (m.role === "assistant" ? m.toolCalls.map((c) => [c.id, c] as const) : [])),
+			);
+			const ordered = messages.flatMap((m) => {
+				if (m.role !== "toolResult" || (m.toolName !== "edit" && m.toolName !== "write")) return [];
+				const args = calls.get(m.toolCallId)?.arguments;
+				const path = typeof args === "object" && args !== null && "path" in args ? String(args.path) : "";
+				return [{ failed: m.isError, path }];
+			});
+			const expected = ordered.flatMap((c, i) =>
+				c.failed ? [ordered.slice(i + 1).some((later) => !later.failed && later.path === c.path)] : [],
+			);
+			const got = state.errors.filter((e) => e.path !== undefined).map((e) => e.fixedBy !== null);
+			return sameJson(got, expected);
 		});
 	});
 

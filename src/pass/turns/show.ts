@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Event } from "../../events/event.js";
+import { type Event, fixerOf } from "../../events/event.js";
 import type { Message, UserMessage } from "../../events/messages.js";
 import type { Command, LedgerError, State } from "../../reducers/state.js";
 import { cut, headTail } from "../prompt-parts.js";
@@ -66,7 +66,7 @@ function showError(sources: ShowSources, id: string): Shown | undefined {
 	if (error === undefined) return undefined;
 	const from = error.command === null ? error.tool : `${error.tool} ${error.command}`;
 	const fixed = sources.ledger.find((e) => e.type === "error-fixed" && e.data.error === id);
-	const status = fixed?.type === "error-fixed" ? `fixed by ${fixed.data.by}` : "open";
+	const status = fixed?.type === "error-fixed" ? `fixed by ${fixerOf(fixed.data)}` : "open";
 	const command = error.command === null ? undefined : showCommand(sources, error.command);
 	return {
 		found: true,

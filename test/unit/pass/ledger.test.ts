@@ -145,9 +145,39 @@ describe("errors", () => {
 		]);
 	});
 
-	it("records an aborted bash call (pi marks it failed) as an error although its exit code is unknown", () => {
-		const events = read([assistant([bash("t1", "npm run dev")]), result("t1", "Command aborted", true)]);
-		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1"]);
+	it("records a bash call the user interrupted (pi marks it failed, 'Command aborted') with no exit code and no error", () => {
+		const events = read([
+			assistant([bash("t1", "npm run dev")]),
+			result("t1", "Local: http://localhost:5173/\n\nCommand aborted", true),
+			assistant([bash("t2", "sleep 99")]),
+			result("t2", "Command aborted", true),
+		]);
+		expect(ofType(events, "command-recorded").map((c) => [c.id, c.exitCode])).toEqual([
+			["C1", null],
+			["C2", null],
+		]);
+		expect(ofType(events, "error-recorded")).toEqual([]);
+	});
+
+	it("still records a run that timed out, and one whose output only mentions an abort, as errors", () => {
+		const events = read([
+			assistant([bash("t1", "npm test")]),
+			result("t1", "Command timed out after 30 seconds", true),
+			assistant([bash("t2", "node x.js")]),
+			result("t2", "Command aborted by the script\n\nCommand exited with code 1", true),
+		]);
+		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
+	});
+
+	it("an interrupted run fixes nothing: the earlier failure of the same text stays open", () => {
+		const events = read([
+			assistant([bash("t1", "npm test")]),
+			result("t1", "Command exited with code 1", true),
+			assistant([bash("t2", "npm test")]),
+			result("t2", "Command aborted", true),
+		]);
+		expect(ofType(events, "error-fixed")).toEqual([]);
+		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
 	});
 
 	it("records a non-zero exit from details as an error even when the result is not marked failed", () => {
@@ -157,21 +187,39 @@ describe("errors", () => {
 		]);
 	});
 
-	it("records a failed result of any other tool, without a command", () => {
+	it("records a failed edit or write without a command, with the file its call names", () => {
 		const events = read([
 			assistant([tool("t1", "edit", { path: "a.ts", oldText: "x", newText: "y" })]),
 			result("t1", "Could not find the exact text in a.ts", true, {}, "edit"),
+			assistant([tool("t2", "write", { path: "/ro/b.ts", content: "x" })]),
+			result("t2", "EACCES: permission denied", true, {}, "write"),
 		]);
 		expect(ofType(events, "error-recorded")).toEqual([
-			{ id: "E1", tool: "edit", head: "Could not find the exact text in a.ts", span: 1, command: null },
+			{ id: "E1", tool: "edit", head: "Could not find the exact text in a.ts", span: 1, command: null, path: "a.ts" },
+			{ id: "E2", tool: "write", head: "EACCES: permission denied", span: 1, command: null, path: "/ro/b.ts" },
 		]);
 	});
 
-	it("records a model call that stopped with an error, its head from the error message", () => {
-		const events = read([assistant([], "error", "529 overloaded_error")]);
-		expect(ofType(events, "error-recorded")).toEqual([
-			{ id: "E1", tool: "model", head: "529 overloaded_error", span: 1, command: null },
+	it("records a failed result of any other tool without a command and without a path", () => {
+		const events = read([
+			assistant([tool("t1", "read", { path: "gone.ts" })]),
+			result("t1", "ENOENT: no such file or directory", true, {}, "read"),
 		]);
+		expect(ofType(events, "error-recorded")).toEqual([
+			{ id: "E1", tool: "read", head: "ENOENT: no such file or directory", span: 1, command: null },
+		]);
+	});
+
+	it("records the session's own model stopping with an error as a model failure, not an error of the work", () => {
+		const events = read([assistant([], "error", "529 overloaded_error"), assistant([], "error", "")]);
+		expect(ofType(events, "model-failed")).toEqual([
+			{ span: 1, head: "529 overloaded_error" },
+			{ span: 1, head: "(no message)" },
+		]);
+		expect(ofType(events, "error-recorded")).toEqual([]);
+		const state = apply(initialState, events);
+		expect(state.errors).toEqual([]);
+		expect(state.modelFailures).toEqual(ofType(events, "model-failed"));
 	});
 
 	it("records a user run that exited non-zero as an error of its command", () => {
@@ -275,6 +323,71 @@ describe("fixes", () => {
 	});
 });
 
+describe("fixes of edits and writes", () => {
+	const change = (id: string, name: string, path: string, failed: boolean): Message[] => [
+		assistant([tool(id, name, { path, oldText: "x", newText: "y" })]),
+		result(
+			id,
+			failed ? `Could not find the exact text in ${path}.` : `Successfully replaced text in ${path}.`,
+			failed,
+			{},
+			name,
+		),
+	];
+
+	it("a later successful edit of the same file fixes every earlier failed edit of it, naming tool and path", () => {
+		const events = read([
+			...change("t1", "edit", "src/index.ts", true),
+			...change("t2", "edit", "src/index.ts", true),
+			...change("t3", "edit", "src/index.ts", false),
+		]);
+		expect(ofType(events, "error-fixed")).toEqual([
+			{ error: "E1", byTool: "edit", path: "src/index.ts" },
+			{ error: "E2", byTool: "edit", path: "src/index.ts" },
+		]);
+		const state = apply(initialState, events);
+		expect(state.errors.map((e) => e.fixedBy)).toEqual(["edit of src/index.ts", "edit of src/index.ts"]);
+	});
+
+	it("a write of the file fixes a failed edit of it, and an edit fixes a failed write", () => {
+		const events = read([
+			...change("t1", "edit", "a.ts", true),
+			...change("t2", "write", "a.ts", false),
+			...change("t3", "write", "b.ts", true),
+			...change("t4", "edit", "b.ts", false),
+		]);
+		expect(ofType(events, "error-fixed")).toEqual([
+			{ error: "E1", byTool: "write", path: "a.ts" },
+			{ error: "E2", byTool: "edit", path: "b.ts" },
+		]);
+	});
+
+	it("fixes nothing with a success of another file, a success before the failure, or a read of the file", () => {
+		const events = read([
+			...change("t1", "edit", "a.ts", false),
+			...change("t2", "edit", "a.ts", true),
+			...change("t3", "edit", "b.ts", false),
+			assistant([tool("t4", "read", { path: "a.ts" })]),
+			result("t4", "text", false, undefined, "read"),
+		]);
+		expect(ofType(events, "error-fixed")).toEqual([]);
+		expect(apply(initialState, events).errors.map((e) => e.fixedBy)).toEqual([null]);
+	});
+
+	it("fixes a failed edit an earlier span carried, once", () => {
+		const prior = apply(initialState, read(change("t1", "edit", "a.ts", true), 1));
+		const events = read([...change("t2", "edit", "a.ts", false), ...change("t3", "edit", "a.ts", false)], 2, prior);
+		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", byTool: "edit", path: "a.ts" }]);
+		expect(read(change("t4", "edit", "a.ts", false), 3, apply(prior, events))).toEqual([]);
+	});
+
+	it("read again, a span whose success came before its failure does not fix the failure", () => {
+		const messages = [...change("t1", "edit", "a.ts", false), ...change("t2", "edit", "a.ts", true)];
+		const prior = apply(initialState, read(messages, 1));
+		expect(read(messages, 1, prior)).toEqual([]);
+	});
+});
+
 describe("ids and merging with the prior state", () => {
 	it("continues from the highest C<n> and E<n> the prior state holds", () => {
 		const prior: State = {
@@ -305,10 +418,29 @@ describe("ids and merging with the prior state", () => {
 	});
 
 	it("knows a command-less error again by its span, tool, head and place", () => {
-		const messages = [assistant([], "error", "overloaded"), assistant([], "error", "overloaded")];
+		const failed = (id: string): Message[] => [
+			assistant([tool(id, "read", { path: "gone.ts" })]),
+			result(id, "ENOENT", true, {}, "read"),
+		];
+		const messages = [...failed("t1"), ...failed("t2")];
 		const prior = apply(initialState, read(messages, 2));
 		expect(prior.errors.map((e) => e.id)).toEqual(["E1", "E2"]);
 		expect(read(messages, 2, prior)).toEqual([]);
+	});
+
+	it("knows a model failure again by its span, head and place, and records it again in another span", () => {
+		const messages = [assistant([], "error", "overloaded"), assistant([], "error", "overloaded")];
+		const prior = apply(initialState, read(messages, 2));
+		expect(prior.modelFailures).toHaveLength(2);
+		expect(read(messages, 2, prior)).toEqual([]);
+		expect(read(messages.slice(0, 1), 3, prior)).toEqual([
+			{ type: "model-failed", data: { span: 3, head: "overloaded" } },
+		]);
+	});
+
+	it("gives no E<n> to a model failure: the next error's id follows the errors only", () => {
+		const events = read([assistant([], "error", "overloaded"), userRun("make", 2)]);
+		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
 	});
 
 	it("is deterministic: the same input gives the same events", () => {
