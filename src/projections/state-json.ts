@@ -2,7 +2,7 @@ import type { State } from "../reducers/state.js";
 import { safeJson } from "./sanitize.js";
 import { shownValues } from "./shown-values.js";
 
-/** The state as the JSON object of SPEC 3.4, keys in a fixed order. */
+/** The state as the JSON object of SPEC 3.4, keys in a fixed order (`modelFailures` only when there is one). */
 export function stateObject(state: State): Record<string, unknown> {
 	return {
 		stateFormat: state.stateFormat,
@@ -20,6 +20,11 @@ export function stateObject(state: State): Record<string, unknown> {
 		fixedErrors: state.errors
 			.filter((e) => e.fixedBy !== null)
 			.map((e) => ({ id: e.id, tool: e.tool, head: e.head, span: e.span, command: e.command, fixedBy: e.fixedBy })),
+		// The session's own model failing is no error of the work; the key appears with the first failure, so a
+		// state without one prints the bytes it always printed.
+		...(state.modelFailures === undefined || state.modelFailures.length === 0
+			? {}
+			: { modelFailures: state.modelFailures.map((f) => ({ span: f.span, head: f.head })) }),
 		commands: state.commands.map((c) => ({
 			id: c.id,
 			command: c.command,

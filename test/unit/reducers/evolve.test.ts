@@ -6,11 +6,14 @@ import {
 	command,
 	deadEnd,
 	decision,
+	editFailed,
+	editFixed,
 	errorFixed,
 	errorRecorded,
 	files,
 	foreign,
 	given,
+	modelFailed,
 	narrative,
 	note,
 	nowSet,
@@ -361,6 +364,64 @@ describe("error-fixed", () => {
 	it("leaves the error's other fields as recorded", () => {
 		const state = given(errorRecorded("E1", "3 failed", "C1", 4)).when(errorFixed("E1", "C2"));
 		expect(state.errors).toEqual([{ id: "E1", tool: "bash", head: "3 failed", span: 4, command: "C1", fixedBy: "C2" }]);
+	});
+});
+
+describe("error-fixed by an edit or write of the file", () => {
+	it("names the tool and the file as what fixed it, and keeps the error's path", () => {
+		const state = given(editFailed("E1", "Could not find the exact text in a.ts", "a.ts")).when(
+			editFixed("E1", "a.ts", "write"),
+		);
+		expect(state.errors).toEqual([
+			{
+				id: "E1",
+				tool: "edit",
+				head: "Could not find the exact text in a.ts",
+				span: 1,
+				command: null,
+				path: "a.ts",
+				fixedBy: "write of a.ts",
+			},
+		]);
+	});
+
+	it("the first fix stands, whichever form each fix takes", () => {
+		const state = given(editFailed("E1", "x", "a.ts"), errorRecorded("E2", "y", "C1")).when(
+			editFixed("E1", "a.ts"),
+			errorFixed("E1", "C3"),
+			errorFixed("E2", "C4"),
+			editFixed("E2", "a.ts"),
+		);
+		expect(state.errors.map((e) => e.fixedBy)).toEqual(["edit of a.ts", "C4"]);
+	});
+
+	it("an error recorded with no path, as stored sessions hold them, has no path key", () => {
+		const state = given().when(errorRecorded("E1", "x"));
+		expect(Object.keys(state.errors[0] ?? {})).toEqual(["id", "tool", "head", "span", "command", "fixedBy"]);
+	});
+});
+
+describe("model-failed", () => {
+	it("lists the session's model failures in order, apart from the errors, with no id", () => {
+		const state = given(modelFailed(1, "terminated")).when(modelFailed(2, "400 invalid_request_error"));
+		expect(state.modelFailures).toEqual([
+			{ span: 1, head: "terminated" },
+			{ span: 2, head: "400 invalid_request_error" },
+		]);
+		expect(state.errors).toEqual([]);
+	});
+
+	it("a state with none has no modelFailures key, so stored sessions keep the keys they folded to", () => {
+		const state = given(errorRecorded("E1", "x")).when(command("C1", "ls"));
+		expect(Object.keys(state)).toEqual(Object.keys(initialState));
+		expect("modelFailures" in state).toBe(false);
+	});
+
+	it("leaves the state it started from unchanged", () => {
+		const before = given(modelFailed(1, "a"));
+		const after = before.when(modelFailed(1, "b"));
+		expect(before.state.modelFailures).toEqual([{ span: 1, head: "a" }]);
+		expect(after.modelFailures).toHaveLength(2);
 	});
 });
 

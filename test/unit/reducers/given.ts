@@ -56,7 +56,18 @@ export const errorRecorded = (id: string, head: string, cmd: string | null = nul
 	type: "error-recorded",
 	data: { id, tool: "bash", head, span, command: cmd },
 });
+/** An edit's or write's error: no command, the file its call named. */
+export const editFailed = (id: string, head: string, path: string, tool = "edit", span = 1): Event => ({
+	type: "error-recorded",
+	data: { id, tool, head, span, command: null, path },
+});
 export const errorFixed = (error: string, by: string): Event => ({ type: "error-fixed", data: { error, by } });
+/** An error fixed by a later successful edit or write of `path`, which no command backs. */
+export const editFixed = (error: string, path: string, byTool = "edit"): Event => ({
+	type: "error-fixed",
+	data: { error, byTool, path },
+});
+export const modelFailed = (span: number, head: string): Event => ({ type: "model-failed", data: { span, head } });
 export const files = (read: string[], modified: string[] = []): Event => ({
 	type: "files-touched",
 	data: { read, modified },
