@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { diffTurns, type TurnsInput } from "../../src/adapters/pass/turns.js";
+import { diffTurns } from "../../src/adapters/pass/turns.js";
 import { decodeEvent } from "../../src/events/index.js";
 import type { Message, UserMessage } from "../../src/events/messages.js";
+import type { TurnsInput } from "../../src/pass/conversation/index.js";
 import { evolve, type State } from "../../src/reducers/index.js";
 import { type ScriptedStep, scriptedConversationModel } from "../support/scripted-model.js";
 import { hostileText, stateFrom } from "./arbitraries.js";

@@ -1,13 +1,11 @@
 import type {
 	Conversation,
-	ConversationInput,
 	ConversationModel,
 	ModelReply,
 	ModelRequest,
 	PassModel,
-	ToolRequest,
-	ToolSpec,
 } from "../../src/adapters/pass/model.js";
+import type { ConversationInput, ToolRequest, ToolSpec } from "../../src/pass/conversation/index.js";
 
 /** A reply from a script: text and, when it matters, a stop reason; or a fault to throw. */
 export type Scripted = string | { readonly text: string; readonly stopReason: string } | Error;

@@ -1,3 +1,5 @@
+import type { ConversationInput, ToolRequest, ToolSpec } from "../../pass/conversation/index.js";
+
 /** One request to the summarizer model. */
 export interface ModelRequest {
 	readonly system: string;
@@ -30,34 +32,6 @@ export interface PassModel {
 	/** Starts a conversation (turns mode); absent for a model that can only answer single calls. */
 	readonly converse?: ConversationModel["converse"];
 }
-
-/** The one read-only tool a conversation offers: its name, what it does, and its single string parameter. */
-export interface ToolSpec {
-	readonly name: string;
-	readonly description: string;
-	readonly parameter: string;
-	readonly parameterDescription: string;
-}
-
-/** A tool call the model made; its arguments are as the model gave them, for the caller to decode. */
-export interface ToolRequest {
-	readonly id: string;
-	readonly name: string;
-	readonly arguments: unknown;
-}
-
-/** The answer to one tool call; `refused` marks a refusal (an unknown id, a cap reached). */
-export interface ToolAnswer {
-	readonly id: string;
-	readonly name: string;
-	readonly text: string;
-	readonly refused: boolean;
-}
-
-/** What the next step of a conversation sends: the user's text, or the answers to the model's tool calls. */
-export type ConversationInput =
-	| { readonly kind: "text"; readonly text: string }
-	| { readonly kind: "tool-answers"; readonly answers: readonly ToolAnswer[] };
 
 /** A reply in a conversation: the model's reply and the tool calls it made (stop reason `toolUse`). */
 export interface ConversationReply extends ModelReply {

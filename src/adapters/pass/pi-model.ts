@@ -13,15 +13,8 @@ import {
 	type Tool,
 	Type,
 } from "@mariozechner/pi-ai";
-import type {
-	Conversation,
-	ConversationInput,
-	ModelReply,
-	ModelRequest,
-	PassModel,
-	ToolRequest,
-	ToolSpec,
-} from "./model.js";
+import type { ConversationInput, ToolRequest, ToolSpec } from "../../pass/conversation/index.js";
+import type { Conversation, ModelReply, ModelRequest, PassModel } from "./model.js";
 
 /**
  * What pi resolves for a request (`getApiKeyAndHeaders`). pi >= 0.84 adds `baseUrl` and `env`, and a header may be

@@ -5,6 +5,7 @@ import type { World } from "../../events/world.js";
 import type { AcceptContext } from "../../pass/accept.js";
 import { chunkCount, chunksOf, ledgerIds } from "../../pass/chunks.js";
 import type { CloseKind } from "../../pass/close.js";
+import type { CallTrace } from "../../pass/conversation/index.js";
 import { type Decided, decideAnswer, decideClose, decideWithoutModel, decidingFrom } from "../../pass/decide.js";
 import { ledgerEvents } from "../../pass/ledger.js";
 import { diffPrompt, type Prompt, type PromptInput } from "../../pass/prompt.js";
@@ -15,7 +16,7 @@ import type { CapFit } from "../../projections/summary.js";
 import { renderSummary } from "../../projections/summary.js";
 import { type Folded, foldEntries } from "../../reducers/fold.js";
 import type { State } from "../../reducers/state.js";
-import { type CallTrace, diffChunk } from "./diff.js";
+import { diffChunk } from "./diff.js";
 import type { PassModel } from "./model.js";
 import { diffTurns } from "./turns.js";
 

@@ -1,4 +1,5 @@
-import type { Conversation, ConversationInput, PassModel } from "../pass/model.js";
+import type { ConversationInput } from "../../pass/conversation/index.js";
+import type { Conversation, PassModel } from "../pass/model.js";
 import type { Redactor } from "./redactor.js";
 
 /** The title of the summary's rules section (src/projections/summary.ts), which holds only the user's own words. */

@@ -1,11 +1,11 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import type { ConversationInput } from "../../../../src/adapters/pass/model.js";
-import { diffTurns, type TurnsInput, type TurnsOptions } from "../../../../src/adapters/pass/turns.js";
+import { diffTurns, type TurnsOptions } from "../../../../src/adapters/pass/turns.js";
 import { SpanRecordCodec } from "../../../../src/events/entries.js";
 import type { Event } from "../../../../src/events/event.js";
 import type { World } from "../../../../src/events/world.js";
 import { acceptAnswer } from "../../../../src/pass/accept.js";
+import type { ConversationInput, TurnsInput } from "../../../../src/pass/conversation/index.js";
 import { ledgerEvents } from "../../../../src/pass/ledger.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span.js";
 import { renderSummary } from "../../../../src/projections/summary.js";

@@ -1,0 +1,400 @@
+import type { GateContext } from "../turns/gate.js";
+import { SECTIONS, type Section, SHOWS_PER_TURN } from "../turns/sections.js";
+import { answerShow, type ShowSources } from "../turns/show.js";
+import {
+	type DiffContext,
+	type DiffResult,
+	type DiffState,
+	FIRST_BUDGET,
+	hearDiff,
+	RAISED_BUDGET_MIN,
+	startDiff,
+} from "./diff-section.js";
+import type { Ask, CallTrace, Heard, Purpose, Reply, ToolSpec } from "./exchange.js";
+import { hearLabels, type LabelsContext, type LabelsState, startLabels } from "./labels-section.js";
+import type { Judged, SectionAsk, SectionHeard, SectionStep } from "./section.js";
+import { hearText, startText, type TextState } from "./text-section.js";
+import type { TurnSectionResult } from "./turn-section.js";
+
+/** One section of a conversation: single mode's diff of a chunk, or one of turns mode's five. */
+export type SectionPlan =
+	| { readonly kind: "diff"; readonly context: DiffContext }
+	| {
+			readonly kind: "text";
+			readonly section: TextState["section"];
+			readonly first: string;
+			readonly gate: GateContext;
+			readonly retryNoteChars: number;
+	  }
+	| { readonly kind: "labels"; readonly context: LabelsContext; readonly first: string };
+
+/**
+ * How the asks travel: single `calls`, each carrying its whole prompt; or `turns` of one continuing conversation,
+ * the Digest in the first turn, `show(ref)` answered by code, within the pass's and each turn's time budget.
+ */
+export type Transport =
+	| { readonly kind: "calls" }
+	| {
+			readonly kind: "turns";
+			readonly budgetMs: number;
+			readonly turnBudgetMs: number;
+			readonly digest: string;
+			readonly sources: ShowSources;
+			readonly tools: readonly ToolSpec[];
+	  };
+
+/** A conversation to hold: its transport, system prompt, the model's output limit, and its sections in order. */
+export interface Plan {
+	readonly transport: Transport;
+	readonly system: string;
+	readonly maxTokens: number;
+	readonly sections: readonly SectionPlan[];
+}
+
+/** What one turn did, for the log: no message text. */
+export interface TurnTrace {
+	readonly section: Section;
+	readonly kind: "ask" | "repair" | "extra";
+	readonly shows: number;
+	readonly ms: number;
+	readonly outcome: "answer" | "failures" | "unreadable" | "failed";
+	/** The failure codes the gate found, or the reason the turn failed. */
+	readonly codes: readonly string[];
+}
+
+/** What a section came to. */
+export type SectionResult =
+	| { readonly kind: "diff"; readonly result: DiffResult }
+	| { readonly kind: "turn"; readonly section: Section; readonly result: TurnSectionResult };
+
+type Current =
+	| { readonly kind: "diff"; readonly state: DiffState }
+	| { readonly kind: "text"; readonly state: TextState }
+	| { readonly kind: "labels"; readonly state: LabelsState };
+
+/** The ask in flight: its purpose and budget, and (turns) when its turn began, its deadline, its tool rounds. */
+interface Out {
+	readonly purpose: Purpose;
+	readonly maxTokens: number;
+	readonly startedAt: number;
+	readonly deadline: number;
+	readonly rounds: number;
+	readonly shows: number;
+}
+
+/** The whole conversation as data: the decider's state between asks. */
+export interface Talk {
+	readonly plan: Plan;
+	readonly started: number;
+	readonly index: number;
+	readonly current: Current | undefined;
+	readonly results: readonly SectionResult[];
+	readonly calls: readonly CallTrace[];
+	readonly turns: readonly TurnTrace[];
+	/** The output budget of the next turn (turns mode raises it after a reply cut at the limit). */
+	readonly budget: number;
+	/** The Digest, until a turn that carries it is answered: a first turn abandoned leaves it to the next. */
+	readonly digest: string | undefined;
+	/** Why a section stopped short, the first such. */
+	readonly reason: string | null;
+	readonly out: Out | undefined;
+}
+
+/** The decider's answer: the next ask with the state to hear it in, or the conversation done. */
+export type Step =
+	| { readonly kind: "ask"; readonly talk: Talk; readonly ask: Ask }
+	| { readonly kind: "done"; readonly talk: Talk };
+
+type CurrentStep =
+	| { readonly kind: "ask"; readonly current: Current; readonly ask: SectionAsk; readonly judged?: Judged }
+	| { readonly kind: "done"; readonly result: SectionResult; readonly judged?: Judged };
+
+/** Rounds of tool calls a turn allows: the capped calls one a round, and one more to hear the refusal. */
+const SHOW_ROUNDS = SHOWS_PER_TURN + 1;
+
+const TURN_KIND: Readonly<Record<Purpose, TurnTrace["kind"]>> = {
+	diff: "ask",
+	raised: "ask",
+	retry: "repair",
+	questions: "extra",
+};
+
+function lift<S, R>(
+	step: SectionStep<S, R>,
+	current: (state: S) => Current,
+	result: (result: R) => SectionResult,
+): CurrentStep {
+	const judged = step.judged === undefined ? {} : { judged: step.judged };
+	return step.kind === "ask"
+		? { kind: "ask", current: current(step.state), ask: step.ask, ...judged }
+		: { kind: "done", result: result(step.result), ...judged };
+}
+
+function startSection(plan: SectionPlan): CurrentStep {
+	switch (plan.kind) {
+		case "diff":
+			return lift(
+				startDiff(plan.context),
+				(state) => ({ kind: "diff", state }),
+				(result) => ({ kind: "diff", result }),
+			);
+		case "text":
+			return lift(
+				startText(plan.section, plan.first, plan.gate, plan.retryNoteChars),
+				(state) => ({ kind: "text", state }),
+				(result) => ({ kind: "turn", section: plan.section, result }),
+			);
+		case "labels":
+			return lift(
+				startLabels(plan.context, plan.first),
+				(state) => ({ kind: "labels", state }),
+				(result) => ({ kind: "turn", section: "labels", result }),
+			);
+		default: {
+			const unknownPlan: never = plan;
+			return unknownPlan;
+		}
+	}
+}
+
+function hearSection(current: Current, heard: SectionHeard): CurrentStep {
+	switch (current.kind) {
+		case "diff":
+			return lift(
+				hearDiff(current.state, heard),
+				(state) => ({ kind: "diff", state }),
+				(result) => ({ kind: "diff", result }),
+			);
+		case "text":
+			return lift(
+				hearText(current.state, heard),
+				(state) => ({ kind: "text", state }),
+				(result) => ({ kind: "turn", section: current.state.section, result }),
+			);
+		case "labels":
+			return lift(
+				hearLabels(current.state, heard),
+				(state) => ({ kind: "labels", state }),
+				(result) => ({ kind: "turn", section: "labels", result }),
+			);
+		default: {
+			const unknownSection: never = current;
+			return unknownSection;
+		}
+	}
+}
+
+function sectionName(current: Current): Section {
+	return current.kind === "text" ? current.state.section : "labels";
+}
+
+function withJudged(talk: Talk, judged: Judged | undefined): Talk {
+	const lastCall = talk.calls.at(-1);
+	if (judged === undefined || lastCall === undefined) return talk;
+	const calls = [...talk.calls.slice(0, -1), { ...lastCall, outcome: judged.outcome, defects: judged.codes }];
+	const lastTurn = talk.plan.transport.kind === "turns" ? talk.turns.at(-1) : undefined;
+	if (lastTurn === undefined) return { ...talk, calls };
+	const outcome = judged.outcome === "defects" ? "failures" : judged.outcome;
+	return { ...talk, calls, turns: [...talk.turns.slice(0, -1), { ...lastTurn, outcome, codes: judged.codes }] };
+}
+
+/** Moves on from a section's step: its next ask, or the next section, or the end. */
+function proceed(talk: Talk, step: CurrentStep, at: number): Step {
+	const judged = withJudged(talk, step.judged);
+	if (step.kind === "ask") return issue({ ...judged, current: step.current }, step.ask, at);
+	const reason = judged.reason ?? (step.result.kind === "turn" ? step.result.result.reason : null);
+	const moved: Talk = {
+		...judged,
+		results: [...judged.results, step.result],
+		index: judged.index + 1,
+		current: undefined,
+		reason,
+	};
+	const plan = talk.plan.sections[moved.index];
+	return plan === undefined ? { kind: "done", talk: moved } : proceed(moved, startSection(plan), at);
+}
+
+/** Sends a section's ask the plan's way; in turns mode, a turn with no time left is not sent but failed. */
+function issue(talk: Talk, ask: SectionAsk, at: number): Step {
+	const { transport, system } = talk.plan;
+	const current = talk.current;
+	if (current === undefined) return { kind: "done", talk };
+	if (transport.kind === "calls") {
+		const maxTokens = ask.maxTokens ?? talk.budget;
+		const out: Out = {
+			purpose: ask.purpose,
+			maxTokens,
+			startedAt: at,
+			deadline: Number.POSITIVE_INFINITY,
+			rounds: 0,
+			shows: 0,
+		};
+		return {
+			kind: "ask",
+			talk: { ...talk, out },
+			ask: { kind: "call", purpose: ask.purpose, system, prompt: ask.text, maxTokens },
+		};
+	}
+	const left = transport.budgetMs - (at - talk.started);
+	if (left <= 0) return proceed(talk, hearSection(current, { kind: "failed", reason: "turns-budget" }), at);
+	const name = sectionName(current);
+	const kind = TURN_KIND[ask.purpose];
+	const status = `Longhaul: turn ${SECTIONS.indexOf(name) + 1}/${SECTIONS.length} ${name}${kind === "ask" ? "" : ` (${kind})`}`;
+	const deadline = at + Math.min(transport.turnBudgetMs, left);
+	const text = talk.digest === undefined ? ask.text : `${talk.digest}\n\n${ask.text}`;
+	const out: Out = { purpose: ask.purpose, maxTokens: talk.budget, startedAt: at, deadline, rounds: 0, shows: 0 };
+	return {
+		kind: "ask",
+		talk: { ...talk, out },
+		ask: {
+			kind: "send",
+			purpose: ask.purpose,
+			system,
+			tools: transport.tools,
+			input: { kind: "text", text },
+			maxTokens: talk.budget,
+			fresh: true,
+			deadline,
+			status,
+		},
+	};
+}
+
+function trace(out: Out, heard: Heard, stopReason: string, reply?: Reply): CallTrace {
+	return {
+		purpose: out.purpose,
+		maxTokens: out.maxTokens,
+		stopReason,
+		inputTokens: reply?.inputTokens ?? 0,
+		outputTokens: reply?.outputTokens ?? 0,
+		ms: heard.ms,
+		outcome: reply === undefined ? "threw" : "answer",
+		defects: [],
+	};
+}
+
+/** Why an ask gave no reply: the call threw, or its turn's deadline passed. */
+function reasonOf(heard: Exclude<Heard, { kind: "reply" }>): string {
+	return heard.kind === "timeout" ? "turn-budget" : `model-threw:${heard.errorClass}`;
+}
+
+/** Single mode: a call that threw or stopped on an error is a reason; a reply is heard as text. */
+function hearCall(talk: Talk, current: Current, out: Out, heard: Heard): Step {
+	const failed = (reason: string) =>
+		proceed(
+			{ ...talk, calls: [...talk.calls, trace(out, heard, reason)] },
+			hearSection(current, { kind: "failed", reason }),
+			heard.at,
+		);
+	if (heard.kind !== "reply") return failed(reasonOf(heard));
+	const { reply } = heard;
+	if (reply.stopReason === "error") return failed("model-error");
+	const calls = [...talk.calls, trace(out, heard, reply.stopReason, reply)];
+	return proceed(
+		{ ...talk, calls },
+		hearSection(current, { kind: "text", text: reply.text, stopReason: reply.stopReason }),
+		heard.at,
+	);
+}
+
+function turnTrace(
+	current: Current,
+	out: Out,
+	at: number,
+	outcome: TurnTrace["outcome"],
+	codes: readonly string[],
+): TurnTrace {
+	return {
+		section: sectionName(current),
+		kind: TURN_KIND[out.purpose],
+		shows: out.shows,
+		ms: at - out.startedAt,
+		outcome,
+		codes,
+	};
+}
+
+/** Turns mode: tool calls are answered by code within the turn; a text reply ends the turn; a failure fails it. */
+function hearTurn(talk: Talk, current: Current, out: Out, heard: Heard): Step {
+	const transport = talk.plan.transport;
+	if (transport.kind !== "turns") return { kind: "done", talk };
+	const failTurn = (t: Talk, reason: string) =>
+		proceed(
+			{ ...t, turns: [...t.turns, turnTrace(current, out, heard.at, "failed", [reason])] },
+			hearSection(current, { kind: "failed", reason }),
+			heard.at,
+		);
+	if (heard.kind !== "reply") {
+		const reason = reasonOf(heard);
+		return failTurn({ ...talk, calls: [...talk.calls, trace(out, heard, reason)] }, reason);
+	}
+	const { reply } = heard;
+	const withCall: Talk = { ...talk, calls: [...talk.calls, trace(out, heard, reply.stopReason, reply)] };
+	if (reply.stopReason === "error") return failTurn(withCall, "model-error");
+	if (reply.toolCalls.length > 0) {
+		if (out.rounds >= SHOW_ROUNDS) return failTurn(withCall, "tool-loop");
+		const answers = reply.toolCalls.map((call, i) => {
+			const shown = answerShow(call.name, call.arguments, out.shows + i, transport.sources);
+			return { id: call.id, name: call.name, text: shown.text, refused: !shown.found };
+		});
+		const next: Out = { ...out, rounds: out.rounds + 1, shows: out.shows + reply.toolCalls.length };
+		return {
+			kind: "ask",
+			talk: { ...withCall, out: next },
+			ask: {
+				kind: "send",
+				purpose: out.purpose,
+				system: talk.plan.system,
+				tools: transport.tools,
+				input: { kind: "tool-answers", answers },
+				maxTokens: out.maxTokens,
+				fresh: false,
+				deadline: out.deadline,
+				status: undefined,
+			},
+		};
+	}
+	const budget =
+		reply.stopReason === "length"
+			? Math.min(Math.max(talk.budget * 2, RAISED_BUDGET_MIN), talk.plan.maxTokens)
+			: talk.budget;
+	const ended: Talk = {
+		...withCall,
+		budget,
+		digest: undefined,
+		turns: [...withCall.turns, turnTrace(current, out, heard.at, "answer", [])],
+	};
+	return proceed(
+		ended,
+		hearSection(current, { kind: "text", text: reply.text, stopReason: reply.stopReason }),
+		heard.at,
+	);
+}
+
+/** The conversation's first ask (or, with nothing to ask, its end), at `at` on the pass's clock. */
+export function start(plan: Plan, at: number): Step {
+	const talk: Talk = {
+		plan,
+		started: at,
+		index: 0,
+		current: undefined,
+		results: [],
+		calls: [],
+		turns: [],
+		budget: Math.min(FIRST_BUDGET, plan.maxTokens),
+		digest: plan.transport.kind === "turns" ? plan.transport.digest : undefined,
+		reason: null,
+		out: undefined,
+	};
+	const first = plan.sections[0];
+	return first === undefined ? { kind: "done", talk } : proceed(talk, startSection(first), at);
+}
+
+/** The conversation's next step once the driver heard back from the ask in flight. */
+export function next(talk: Talk, heard: Heard): Step {
+	const { current, out } = talk;
+	if (current === undefined || out === undefined) return { kind: "done", talk };
+	return talk.plan.transport.kind === "calls"
+		? hearCall(talk, current, out, heard)
+		: hearTurn(talk, current, out, heard);
+}

@@ -1,0 +1,61 @@
+import type { AcceptContext } from "../../../../src/pass/accept.js";
+import type { TurnsInput } from "../../../../src/pass/conversation/index.js";
+import { ledgerEvents } from "../../../../src/pass/ledger.js";
+import { derivedSpan, sliceSpan } from "../../../../src/pass/span.js";
+import { foldEntries, type State } from "../../../../src/reducers/index.js";
+import { assistant, bashCall, chain, toolResult, user } from "../../../support/entries.js";
+import { applied } from "../../reducers/given.js";
+
+/** A span of three user messages: a rule, a request, a failing lint run left unfixed. */
+const branch = chain([
+	user("never add dependencies"),
+	bashCall("t1", "npm run lint"),
+	toolResult("t1", "lint failed\nCommand exited with code 2", true),
+	user("fix the lint please"),
+	user("next part"),
+	assistant("on it"),
+]);
+
+function ledgerIds(state: State): Set<string> {
+	return new Set([...state.commands.map((c) => c.id), ...state.errors.map((e) => e.id)]);
+}
+
+/** What a pass hands the conversation for that span: acceptance's context and the turns-mode input. */
+export function spanContext(): { readonly ctx: AcceptContext; readonly input: TurnsInput } {
+	const folded = foldEntries(branch);
+	const slice = sliceSpan(folded, derivedSpan(folded.branch, "e6"), folded.state);
+	const ledger = ledgerEvents(slice.messages, slice.span, folded.state);
+	const state = applied(folded.state, ledger);
+	const ctx: AcceptContext = {
+		state,
+		span: slice.span,
+		toLabel: slice.users,
+		branch: slice.branchUsers,
+		turnText: slice.turnText,
+		ledger: ledgerIds(state),
+	};
+	const input: TurnsInput = {
+		ctx,
+		stateText: "",
+		ledger,
+		world: { taken: false, reason: "not a git repository" },
+		messages: slice.messages,
+		messageRefs: slice.users.map((u) => u.ref),
+		notes: [],
+	};
+	return { ctx, input };
+}
+
+/** A whole answer for that span in single mode. */
+export const WHOLE_ANSWER = JSON.stringify({
+	labels: [
+		{ msg: "u1", label: "rule" },
+		{ msg: "u2", label: "not a rule" },
+		{ msg: "u3", label: "not a rule" },
+	],
+	decisions: [],
+	deadEnds: [],
+	narrative: "ran the lint; it fails",
+	now: "fix the lint",
+	values: [],
+});
