@@ -75,7 +75,7 @@ export async function answerWithRecall(ask: Ask, context: Context, tool: RecallT
 	const messages: Message[] = [...context.messages];
 	let recalls = 0;
 	for (let round = 0; ; round++) {
-		const reply = await ask({ ...context, messages, tools: [offered] });
+		const reply = await ask({ ...context, messages: [...messages], tools: [offered] });
 		const calls = reply.content.flatMap((block) => (block.type === "toolCall" ? [block] : []));
 		if (calls.length === 0 || reply.stopReason !== "toolUse" || round === MAX_RECALL_ROUNDS) return { reply, recalls };
 		const results: ToolResultMessage[] = [];
