@@ -77,7 +77,9 @@ export async function answerWithRecall(ask: Ask, context: Context, tool: RecallT
 	for (let round = 0; ; round++) {
 		const reply = await ask({ ...context, messages: [...messages], tools: [offered] });
 		const calls = reply.content.flatMap((block) => (block.type === "toolCall" ? [block] : []));
-		if (calls.length === 0 || reply.stopReason !== "toolUse" || round === MAX_RECALL_ROUNDS) return { reply, recalls };
+		// A failed reply ends the probe; calls run whatever the stop reason (some local servers send "stop" with them).
+		const failed = reply.stopReason === "error" || reply.stopReason === "aborted";
+		if (calls.length === 0 || failed || round === MAX_RECALL_ROUNDS) return { reply, recalls };
 		const results: ToolResultMessage[] = [];
 		for (const call of calls) results.push(await run(tool, call));
 		recalls += calls.filter((call) => call.name === tool.name).length;

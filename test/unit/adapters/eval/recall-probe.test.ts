@@ -83,12 +83,13 @@ describe("the probe with longhaul_recall", () => {
 		expect(texts(seen.at(-2) ?? question)).not.toContain(RECALL_SPENT);
 	});
 
-	it("a call with bad arguments or to another tool gets an error result, and nothing runs", async () => {
+	it("a call with bad arguments or to another tool gets an error result, and nothing runs, whatever the stop reason", async () => {
 		const seen: Context[] = [];
 		const replies: AssistantMessage[] = [
 			fauxAssistantMessage(
 				[fauxToolCall(RECALL_TOOL, { id: "C1" }, { id: "t1" }), fauxToolCall("bash", { command: "ls" }, { id: "t2" })],
-				{ stopReason: "toolUse" },
+				// Some local servers end a reply with calls as "stop": the calls are answered all the same.
+				{ stopReason: "stop" },
 			),
 			fauxAssistantMessage("NEXT: deploy"),
 		];
@@ -109,5 +110,22 @@ describe("the probe with longhaul_recall", () => {
 			["t2", true],
 		]);
 		expect(texts(seen[1] ?? question)).toContain("No tool bash here; only longhaul_recall.");
+	});
+});
+
+describe("a failed probe reply", () => {
+	it("ends the probe: its calls are not run", async () => {
+		const ran: string[] = [];
+		const answer = await answerWithRecall(
+			async () =>
+				fauxAssistantMessage([fauxToolCall(RECALL_TOOL, { ref: "C1" }, { id: "t1" })], {
+					stopReason: "error",
+					errorMessage: "offline",
+				}),
+			question,
+			tool(ran),
+		);
+		expect(ran).toEqual([]);
+		expect(answer.reply.stopReason).toBe("error");
 	});
 });
