@@ -12,11 +12,12 @@ import { type FoundValue, holdsValue } from "./values.js";
 // read. The reference is built from the transcript itself, the same for both compactors at the same point.
 
 /** The question asked of each compacted context, as the next user message. */
-export const PROBE = `Before we go on, answer from what you know of this session so far, in four sections:
-1. RULES: every standing instruction I gave that still applies, quoted as closely as you can.
-2. VALUES: exact values from earlier tool output you may still need (ports, hashes, versions, timings, counts, file paths), verbatim.
-3. OPEN ERRORS: errors or failing commands that are not resolved yet.
-4. NEXT: the next step you would take.`;
+export const PROBE = `Before we go on, answer from what you know of this session so far, in five sections:
+1. RULES: every standing instruction I gave about how the work goes that still applies, quoted as closely as you can.
+2. REQUIREMENTS: what I asked of the thing being built (how it behaves, its options, limits, outputs) that still holds.
+3. VALUES: exact values from earlier tool output you may still need (ports, hashes, versions, timings, counts, file paths), verbatim.
+4. OPEN ERRORS: errors or failing commands that are not resolved yet.
+5. NEXT: the next step you would take.`;
 
 const USER_CHARS = 400;
 const MAX_USERS = 60;
@@ -70,23 +71,37 @@ export function referenceAt(branch: readonly Entry[], at: number, values: readon
 	};
 }
 
-const JUDGE_SYSTEM = `You grade how well two assistants remember a coding session after their context was compacted. You get the
-reference (the user's messages so far, the commands that still fail, and what actually happened next) and the two
-answers, X and Y, to the same four questions. Answer with ONE JSON object, nothing else:
-{"rulesInForce":["u3"],"X":{"rulesKept":["u3"],"errorsNamed":["E2"],"next":"yes"},"Y":{"rulesKept":[],"errorsNamed":[],"next":"no"}}
-- rulesInForce: the user messages that give a standing instruction still in force at this point (not one-off requests, not ones a later message withdrew).
+/** The names the answers get in the judge's prompt, in the order given; they rotate from point to point. */
+export const ANSWER_LABELS = ["X", "Y", "Z"] as const;
+
+// The definition of a rule is the seed's (its Diff step): the same one Longhaul's own prompt gives the summarizer.
+const JUDGE_SYSTEM = `You grade how well assistants remember a coding session after their context was compacted. You get the
+reference (the user's messages so far, the commands that still fail, and what actually happened next) and the
+answers, labeled X, Y, Z, to the same five questions. Answer with ONE JSON object, nothing else:
+{"rulesInForce":["u3"],"requirements":["u5"],"X":{"rulesKept":["u3"],"requirementsKept":["u5"],"errorsNamed":["E2"],"next":"yes"},"Y":{"rulesKept":[],"requirementsKept":[],"errorsNamed":[],"next":"no"},"Z":{"rulesKept":[],"requirementsKept":[],"errorsNamed":[],"next":"partly"}}
+- rulesInForce: the user messages that give a rule still in force at this point. A rule is an instruction about how
+  the work goes from now on, however it is phrased: "never add dependencies", "the code must run on Node 22.11",
+  "always run the tests before you commit", a complaint about how the assistant works ("why do you read 100 lines at
+  a time") and a question that asks for a standing change are rules. Not rules: a one-off request for now, a
+  permission ("you may push now"), a rule a later message withdrew, and a description of what is being built (an
+  option, a limit, an exit code, how a feature behaves), unless the user states it as standing over later work
+  ("every dry-run line must start with DRY:").
+- requirements: the user messages that state a requirement for what is being built (how it behaves, an option, a
+  limit, an output) that no later message dropped, and that are not in rulesInForce.
 - rulesKept: those of rulesInForce the answer states (in its own words is fine).
+- requirementsKept: those of requirements the answer states anywhere in it, in any section (its own words are fine).
 - errorsNamed: the reference errors the answer names as unresolved.
 - next: "yes" if the answer's next step is what happened next, "partly" if related, "no" otherwise.`;
 
-/** The judge's prompt for one point: the reference and the two answers, X first. */
-export function judgePrompt(reference: Reference, x: string, y: string): { system: string; user: string } {
+/** The judge's prompt for one point: the reference and the answers, labeled in order. */
+export function judgePrompt(reference: Reference, answers: readonly string[]): { system: string; user: string } {
+	const labeled = Object.fromEntries(answers.map((answer, i) => [ANSWER_LABELS[i] ?? "", answer]));
 	const user = JSON.stringify(
 		{
 			userMessages: reference.users,
 			failingCommands: reference.openErrors,
 			whatHappenedNext: reference.next,
-			answers: { X: x, Y: y },
+			answers: labeled,
 		},
 		null,
 		1,
@@ -94,14 +109,18 @@ export function judgePrompt(reference: Reference, x: string, y: string): { syste
 	return { system: JUDGE_SYSTEM, user };
 }
 
+const Ids = t.array(t.string);
 const Next = t.keyof({ yes: null, partly: null, no: null });
-const Graded = t.type({ rulesKept: t.array(t.string), errorsNamed: t.array(t.string), next: Next });
-const VerdictCodec = t.type({ rulesInForce: t.array(t.string), X: Graded, Y: Graded });
+const Graded = t.type({ rulesKept: Ids, requirementsKept: Ids, errorsNamed: Ids, next: Next });
+const Found = t.type({ rulesInForce: Ids, requirements: Ids });
 
-/** One answer's grade at one point. */
+/** One answer's grade at one point; ids in the order of the user's messages. */
 export interface Grade {
-	readonly rulesInForce: number;
-	readonly rulesKept: number;
+	readonly rulesInForce: readonly string[];
+	readonly rulesKept: readonly string[];
+	/** The user's requirements for what is being built, counted apart from the rules. */
+	readonly requirements: readonly string[];
+	readonly requirementsKept: readonly string[];
 	readonly errorsOpen: number;
 	readonly errorsNamed: number;
 	readonly valuesReused: number;
@@ -113,34 +132,53 @@ function valuesRecalled(reference: Reference, answer: string): number {
 	return reference.values.filter((v) => holdsValue(answer, v)).length;
 }
 
-/**
- * Reads the judge's verdict into a grade for X and for Y; only ids the reference holds count. An unreadable
- * verdict grades nothing but the values, which code checks.
- */
-export function readVerdict(reference: Reference, verdict: string, x: string, y: string): readonly [Grade, Grade] {
-	const users = new Set(reference.users.map((u) => u.msg));
-	const errors = new Set(reference.openErrors.map((e) => e.id));
-	const found = jsonObjectIn(verdict, ["rulesInForce"]);
-	const decoded: E.Either<unknown, t.TypeOf<typeof VerdictCodec>> = E.isRight(found)
-		? VerdictCodec.decode(found.right)
-		: found;
-	const base = (answer: string): Grade => ({
-		rulesInForce: 0,
-		rulesKept: 0,
+/** An answer's grade with nothing judged: only the values, which code checks. */
+export function ungraded(reference: Reference, answer: string): Grade {
+	return {
+		rulesInForce: [],
+		rulesKept: [],
+		requirements: [],
+		requirementsKept: [],
 		errorsOpen: reference.openErrors.length,
 		errorsNamed: 0,
 		valuesReused: reference.values.length,
 		valuesRecalled: valuesRecalled(reference, answer),
 		next: "unjudged",
+	};
+}
+
+/**
+ * Reads the judge's verdict into a grade for each answer, in the order given; only ids the reference holds count,
+ * and a kept rule or requirement only when the judge found it at this point. An unreadable verdict grades nothing
+ * but the values, which code checks.
+ */
+export function readVerdict(reference: Reference, verdict: string, answers: readonly string[]): readonly Grade[] {
+	const errors = new Set(reference.openErrors.map((e) => e.id));
+	const inOrder = (ids: readonly string[], among: readonly string[]) => {
+		const given = new Set(ids);
+		return among.filter((id) => given.has(id));
+	};
+	const users = reference.users.map((u) => u.msg);
+	const found = jsonObjectIn(verdict, ["rulesInForce"]);
+	const decoded: E.Either<unknown, t.TypeOf<typeof Found>> = E.isRight(found) ? Found.decode(found.right) : found;
+	const graded = (i: number): t.TypeOf<typeof Graded> | undefined => {
+		const g = E.isRight(found) ? Graded.decode(found.right[ANSWER_LABELS[i] ?? ""]) : found;
+		return E.isRight(g) ? g.right : undefined;
+	};
+	if (E.isLeft(decoded)) return answers.map((answer) => ungraded(reference, answer));
+	const rules = inOrder(decoded.right.rulesInForce, users);
+	const requirements = inOrder(decoded.right.requirements, users).filter((u) => !rules.includes(u));
+	return answers.map((answer, i): Grade => {
+		const g = graded(i);
+		if (g === undefined) return ungraded(reference, answer);
+		return {
+			...ungraded(reference, answer),
+			rulesInForce: rules,
+			rulesKept: inOrder(g.rulesKept, rules),
+			requirements,
+			requirementsKept: inOrder(g.requirementsKept, requirements),
+			errorsNamed: new Set(g.errorsNamed.filter((id) => errors.has(id))).size,
+			next: g.next,
+		};
 	});
-	if (E.isLeft(decoded)) return [base(x), base(y)];
-	const inForce = new Set(decoded.right.rulesInForce.filter((u) => users.has(u)));
-	const grade = (answer: string, g: t.TypeOf<typeof Graded>): Grade => ({
-		...base(answer),
-		rulesInForce: inForce.size,
-		rulesKept: new Set(g.rulesKept.filter((u) => inForce.has(u))).size,
-		errorsNamed: new Set(g.errorsNamed.filter((id) => errors.has(id))).size,
-		next: g.next,
-	});
-	return [grade(x, decoded.right.X), grade(y, decoded.right.Y)];
 }

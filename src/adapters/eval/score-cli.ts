@@ -6,8 +6,9 @@ import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
 import { pathHash } from "./path-hash.js";
 import { NEEDS_ROUTE, type ProbeModel } from "./probe-model.js";
 import type { Grade } from "./probes.js";
+import { MAX_RECALL_ROUNDS } from "./recall-probe.js";
 import { DEFAULT_EVERY } from "./replay-cli.js";
-import { type CallUsage, type Contender, ROLES, type Role, scoreTranscript, type TranscriptScore } from "./score.js";
+import { type CallUsage, ROLES, type Role, SIDES, type Side, scoreTranscript, type TranscriptScore } from "./score.js";
 import { table } from "./table.js";
 
 /** How score is called. */
@@ -53,15 +54,20 @@ function parseScoreArgs(argv: readonly string[]): E.Either<string, ScoreArgs> {
 
 const ratio = (n: number, of: number) => (of === 0 ? "-" : `${n}/${of} ${Math.round((100 * n) / of)}%`);
 const add = (grades: readonly Grade[], f: (g: Grade) => number) => grades.reduce((n, g) => n + f(g), 0);
+const ids = (list: readonly string[]) => (list.length === 0 ? "-" : list.join(" "));
 
-function gradeRow(contender: Contender, grades: readonly Grade[]): string[] {
+function gradeRow(side: Side, grades: readonly Grade[]): string[] {
 	const next = (kind: Grade["next"]) => grades.filter((g) => g.next === kind).length;
 	return [
-		contender,
+		side,
 		String(grades.length),
 		ratio(
-			add(grades, (g) => g.rulesKept),
-			add(grades, (g) => g.rulesInForce),
+			add(grades, (g) => g.rulesKept.length),
+			add(grades, (g) => g.rulesInForce.length),
+		),
+		ratio(
+			add(grades, (g) => g.requirementsKept.length),
+			add(grades, (g) => g.requirements.length),
 		),
 		ratio(
 			add(grades, (g) => g.valuesRecalled),
@@ -73,6 +79,17 @@ function gradeRow(contender: Contender, grades: readonly Grade[]): string[] {
 		),
 		`${next("yes")}/${next("partly")}/${next("no")}/${next("unjudged")}`,
 	];
+}
+
+/** One row per compaction point: the rules the judge found in force there and the ones each side kept, by `u<n>`. */
+function pointRows(name: string, score: TranscriptScore): string[][] {
+	return score.points.map((point, i) => [
+		`${name} ${i + 1}`,
+		`u${point.turn}`,
+		ids(SIDES.map((side) => point.grades[side].rulesInForce).find((list) => list.length > 0) ?? []),
+		...SIDES.map((side) => ids(point.grades[side].rulesKept)),
+		String(point.recalls),
+	]);
 }
 
 /** What one role spent over every transcript. */
@@ -88,13 +105,24 @@ function usage(scores: readonly { score: TranscriptScore }[], role: Role): CallU
 	);
 }
 
-/** The score tables: grades per compactor over every point, then calls and tokens per role. */
+/** The score tables: grades per side over every point, the rules of each point, then calls and tokens per role. */
 function scoreReport(model: string, scores: readonly { name: string; score: TranscriptScore }[]): string {
-	const all = (c: Contender) => scores.flatMap((s) => s.score.grades[c]);
+	const all = (side: Side) => scores.flatMap((s) => s.score.points.map((p) => p.grades[side]));
 	const grades = table([
-		["compactor", "points", "rules kept", "values recalled", "open errors named", "next step yes/partly/no/unjudged"],
-		gradeRow("longhaul", all("longhaul")),
-		gradeRow("pi", all("pi")),
+		[
+			"compactor",
+			"points",
+			"rules kept",
+			"requirements kept",
+			"values recalled",
+			"open errors named",
+			"next step yes/partly/no/unjudged",
+		],
+		...SIDES.map((side) => gradeRow(side, all(side))),
+	]);
+	const points = table([
+		["point", "after", "rules in force", ...SIDES.map((side) => `${side} kept`), "recall calls"],
+		...scores.flatMap((s) => pointRows(s.name, s.score)),
 	]);
 	const costs = table([
 		["model calls", "calls", "failed", "input tokens", "output tokens"],
@@ -103,15 +131,17 @@ function scoreReport(model: string, scores: readonly { name: string; score: Tran
 			return [role, String(u.calls), String(u.failed), String(u.input), String(u.output)];
 		}),
 	]);
-	const points = scores.map(
+	const compared = scores.map(
 		(s) =>
-			`${s.name}: ${s.score.points} points compared; compactions failed: longhaul ${s.score.failed.longhaul}, pi ${s.score.failed.pi}`,
+			`${s.name}: ${s.score.points.length} points compared; compactions failed: longhaul ${s.score.failed.longhaul}, pi ${s.score.failed.pi}`,
 	);
 	const head =
 		`score: Longhaul against pi's own compaction at the same compaction points; ${model} summarizes for both, ` +
-		"answers the probes (rules in force, values, open errors, next step) from each compacted context, and judges. " +
-		"Agent replies and tool results are the recorded ones; values are checked by code, the rest by the judge.";
-	return sanitize(`${head}\n\n${grades}\n${costs}\n${points.join("\n")}\n`);
+		"answers the probes (rules in force, requirements, values, open errors, next step) from each compacted context, " +
+		`and judges. Longhaul's context is asked with its longhaul_recall tool (at most ${MAX_RECALL_ROUNDS} rounds) and ` +
+		"without; pi's with what pi alone offers. Agent replies and tool results are the recorded ones; values are " +
+		"checked by code, the rest by the judge.";
+	return sanitize(`${head}\n\n${grades}\n${points}\n${costs}\n${compared.join("\n")}\n`);
 }
 
 /** Runs `score`; without a usable route it says what it needs and exits 2. */

@@ -1,22 +1,30 @@
 import type { AssistantMessage, Context, Message } from "@mariozechner/pi-ai";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
-import { convertToLlm } from "@mariozechner/pi-coding-agent";
+import { type AgentSession, convertToLlm } from "@mariozechner/pi-coding-agent";
 import { branchOf } from "../../events/branch.js";
+import { userMessages } from "../../events/messages.js";
 import { readTranscript } from "../../events/transcript.js";
 import type { EvalSession } from "./eval-session.js";
 import { transcriptFacts } from "./facts.js";
 import type { FauxCall } from "./faux-route.js";
 import type { ProbeModel } from "./probe-model.js";
-import { type Grade, judgePrompt, PROBE, readVerdict, referenceAt } from "./probes.js";
+import { ANSWER_LABELS, type Grade, judgePrompt, PROBE, readVerdict, referenceAt, ungraded } from "./probes.js";
+import { answerWithRecall, RECALL_TOOL, recallToolOf } from "./recall-probe.js";
 import { replayTranscript } from "./replay.js";
 
 // Score: the same transcript replayed twice, once compacted by Longhaul and once by pi's own compactor, at the same
-// points (pi cuts both the same way), with a real model as both summarizers. After each compaction the compacted
-// context is asked the probes; one judge call per point grades both answers against the transcript's own reference.
+// points (pi cuts both the same way), with a real model as both summarizers. Right after each compaction, before the
+// replay goes on, the compacted context is asked the probes: on Longhaul's side once with its registered
+// `longhaul_recall` (answering on the branch as it stands then) and once without, on pi's side with what pi alone
+// offers. One judge call per point grades the three answers against the transcript's own reference.
 
 /** The two compactors compared. */
 export type Contender = "longhaul" | "pi";
-const CONTENDERS: readonly Contender[] = ["longhaul", "pi"];
+
+/** The answers graded at each point: Longhaul's context with recall and without, and pi's. */
+export type Side = "longhaul with recall" | "longhaul no recall" | "pi";
+/** The sides in the order the tables list them. */
+export const SIDES: readonly Side[] = ["longhaul with recall", "longhaul no recall", "pi"];
 
 /** Calls and tokens one role spent, and how many calls failed (a provider error, no network, no answer). */
 export interface CallUsage {
@@ -26,15 +34,35 @@ export interface CallUsage {
 	output: number;
 }
 
-/** Who spent the calls: each compactor's summarizer, the probes, the judge. */
-export type Role = "longhaul summarizer" | "pi summarizer" | "probes" | "judge";
+/** Who spent the calls: each compactor's summarizer, each side's probe, the judge. */
+export type Role =
+	| "longhaul summarizer"
+	| "pi summarizer"
+	| "longhaul probe"
+	| "longhaul probe no recall"
+	| "pi probe"
+	| "judge";
 /** The roles in the order the cost table lists them. */
-export const ROLES: readonly Role[] = ["longhaul summarizer", "pi summarizer", "probes", "judge"];
+export const ROLES: readonly Role[] = [
+	"longhaul summarizer",
+	"pi summarizer",
+	"longhaul probe",
+	"longhaul probe no recall",
+	"pi probe",
+	"judge",
+];
 
-/** One transcript's score: the grades per compaction point for each compactor, and what it cost. */
+/** One compaction point: where it was made, each side's grade, and the recall calls Longhaul's probe made. */
+export interface PointScore {
+	/** User messages before the compaction: it was made after `u<turn>`. */
+	readonly turn: number;
+	readonly grades: Readonly<Record<Side, Grade>>;
+	readonly recalls: number;
+}
+
+/** One transcript's score: the grades per compaction point, and what it cost. */
 export interface TranscriptScore {
-	readonly points: number;
-	readonly grades: Readonly<Record<Contender, readonly Grade[]>>;
+	readonly points: readonly PointScore[];
 	/** Compactions pi refused or that failed, per compactor (those points are not compared). */
 	readonly failed: Readonly<Record<Contender, number>>;
 	readonly usage: Readonly<Record<Role, CallUsage>>;
@@ -49,10 +77,11 @@ export interface ScoreOptions {
 	readonly keepRecentTokens?: number;
 }
 
-/** The context right after a compaction, as the model would get it, and where the compaction entry is. */
-interface Captured {
-	readonly context: Context;
+/** What one side answered right after one compaction, and the compaction entry. */
+interface Probed {
 	readonly compactionId: string;
+	readonly answers: Partial<Record<Side, string>>;
+	readonly recalls: number;
 }
 
 const PROBE_TOKENS = 2048;
@@ -85,24 +114,67 @@ function forwarder(model: ProbeModel, usage: CallUsage): (call: FauxCall) => Pro
 	return (call) => ask(model, call.context, call.options?.maxTokens ?? model.maxTokens, usage);
 }
 
-async function capture(s: EvalSession): Promise<Captured> {
-	const branch = s.branch();
-	const compaction = branch.findLast((entry) => entry.type === "compaction");
+/**
+ * pi's system prompt as it is built for exactly the tools `names` (their snippets and guidelines): no tool the
+ * probe is not offered is shown to it. The session's own tool set is put back.
+ */
+function systemPromptFor(session: AgentSession, names: readonly string[]): string {
+	const active = session.getActiveToolNames();
+	session.setActiveToolsByName([...names]);
+	const prompt = session.systemPrompt;
+	session.setActiveToolsByName(active);
+	return prompt;
+}
+
+/** The compacted context as the model would get it next (pi's messages after Longhaul's `context` hook), then the probe. */
+async function probeMessages(s: EvalSession): Promise<Message[]> {
 	const messages = await s.session.extensionRunner.emitContext(s.session.agent.state.messages);
+	const question: Message = { role: "user", content: [{ type: "text", text: PROBE }], timestamp: Date.now() };
+	return [...convertToLlm(messages), question];
+}
+
+/** The probes right after one compaction, on the live session: the branch as it stands at that point. */
+async function probe(
+	s: EvalSession,
+	contender: Contender,
+	model: ProbeModel,
+	usage: Record<Role, CallUsage>,
+): Promise<Probed> {
+	const compactionId = s.branch().findLast((entry) => entry.type === "compaction")?.id ?? "";
+	const messages = await probeMessages(s);
+	const plain = (role: Role) =>
+		ask(model, { systemPrompt: systemPromptFor(s.session, []), messages }, PROBE_TOKENS, usage[role]);
+	if (contender === "pi") return { compactionId, answers: { pi: textOf(await plain("pi probe")) }, recalls: 0 };
+	const tool = recallToolOf(s.session);
+	const withRecall =
+		tool === undefined
+			? { reply: await plain("longhaul probe"), recalls: 0 }
+			: await answerWithRecall(
+					(context) => ask(model, context, PROBE_TOKENS, usage["longhaul probe"]),
+					{ systemPrompt: systemPromptFor(s.session, [RECALL_TOOL]), messages },
+					tool,
+				);
+	const without = await plain("longhaul probe no recall");
 	return {
-		context: { systemPrompt: s.session.systemPrompt, messages: convertToLlm(messages) },
-		compactionId: compaction?.id ?? "",
+		compactionId,
+		answers: { "longhaul with recall": textOf(withRecall.reply), "longhaul no recall": textOf(without) },
+		recalls: withRecall.recalls,
 	};
 }
 
 interface Run {
-	readonly captured: readonly Captured[];
+	readonly probed: readonly Probed[];
 	readonly jsonl: string;
 	readonly failed: number;
 }
 
-async function run(text: string, contender: Contender, options: ScoreOptions, usage: CallUsage): Promise<Run> {
-	const captured: Captured[] = [];
+async function run(
+	text: string,
+	contender: Contender,
+	options: ScoreOptions,
+	usage: Record<Role, CallUsage>,
+): Promise<Run> {
+	const probed: Probed[] = [];
 	const replayed = await replayTranscript(text, {
 		extensionPath: options.extensionPath,
 		compactors: contender,
@@ -112,57 +184,73 @@ async function run(text: string, contender: Contender, options: ScoreOptions, us
 		summarizer: {
 			contextWindow: options.model.contextWindow,
 			maxTokens: options.model.maxTokens,
-			answer: forwarder(options.model, usage),
+			answer: forwarder(options.model, usage[`${contender} summarizer`]),
 		},
 		afterCompaction: async (s) => {
-			captured.push(await capture(s));
+			probed.push(await probe(s, contender, options.model, usage));
 		},
 	});
-	return { captured, jsonl: replayed.jsonl, failed: replayed.counts.compactionsFailed };
+	return { probed, jsonl: replayed.jsonl, failed: replayed.counts.compactionsFailed };
 }
 
-function probeContext(captured: Captured): Context {
-	const question: Message = { role: "user", content: [{ type: "text", text: PROBE }], timestamp: Date.now() };
-	return { ...captured.context, messages: [...captured.context.messages, question] };
+/** The sides in the order the judge sees them at point `i`: they rotate, so a judge that favours a label favours no side. */
+function judgeOrder(i: number): readonly Side[] {
+	const shift = i % ANSWER_LABELS.length;
+	return [...SIDES.slice(shift), ...SIDES.slice(0, shift)];
 }
+
+const noUsage = (): CallUsage => ({ calls: 0, failed: 0, input: 0, output: 0 });
 
 /** Scores one transcript: two replays with the real model summarizing, the probes, and one judge call per point. */
 export async function scoreTranscript(text: string, options: ScoreOptions): Promise<TranscriptScore> {
 	const usage: Record<Role, CallUsage> = {
-		"longhaul summarizer": { calls: 0, failed: 0, input: 0, output: 0 },
-		"pi summarizer": { calls: 0, failed: 0, input: 0, output: 0 },
-		probes: { calls: 0, failed: 0, input: 0, output: 0 },
-		judge: { calls: 0, failed: 0, input: 0, output: 0 },
+		"longhaul summarizer": noUsage(),
+		"pi summarizer": noUsage(),
+		"longhaul probe": noUsage(),
+		"longhaul probe no recall": noUsage(),
+		"pi probe": noUsage(),
+		judge: noUsage(),
 	};
-	const runs = {
-		longhaul: await run(text, "longhaul", options, usage["longhaul summarizer"]),
-		pi: await run(text, "pi", options, usage["pi summarizer"]),
-	};
+	const runs = { longhaul: await run(text, "longhaul", options, usage), pi: await run(text, "pi", options, usage) };
 	const branch = branchOf(readTranscript(runs.longhaul.jsonl).entries).entries;
 	const facts = transcriptFacts(runs.longhaul.jsonl);
-	const points = Math.min(runs.longhaul.captured.length, runs.pi.captured.length);
-	const grades: Record<Contender, Grade[]> = { longhaul: [], pi: [] };
-	for (let i = 0; i < points; i++) {
-		const at = branch.findIndex((entry) => entry.id === runs.longhaul.captured[i]?.compactionId);
+	const count = Math.min(runs.longhaul.probed.length, runs.pi.probed.length);
+	const points: PointScore[] = [];
+	for (let i = 0; i < count; i++) {
+		const longhaul = runs.longhaul.probed[i];
+		const at = branch.findIndex((entry) => entry.id === longhaul?.compactionId);
 		const reference = referenceAt(branch, at, facts[i]?.reused ?? []);
-		const answers: Record<Contender, string> = { longhaul: "", pi: "" };
-		for (const contender of CONTENDERS) {
-			const captured = runs[contender].captured[i];
-			if (captured === undefined) continue;
-			answers[contender] = textOf(await ask(options.model, probeContext(captured), PROBE_TOKENS, usage.probes));
-		}
-		// The answers swap places every other point, so a judge that favours X or Y favours neither compactor.
-		const [x, y]: readonly [Contender, Contender] = i % 2 === 0 ? ["longhaul", "pi"] : ["pi", "longhaul"];
-		const prompt = judgePrompt(reference, answers[x], answers[y]);
+		const answers: Record<Side, string> = {
+			"longhaul with recall": longhaul?.answers["longhaul with recall"] ?? "",
+			"longhaul no recall": longhaul?.answers["longhaul no recall"] ?? "",
+			pi: runs.pi.probed[i]?.answers.pi ?? "",
+		};
+		const order = judgeOrder(i);
+		const prompt = judgePrompt(
+			reference,
+			order.map((side) => answers[side]),
+		);
 		const verdict = await ask(
 			options.model,
 			{ systemPrompt: prompt.system, messages: [{ role: "user", content: prompt.user, timestamp: Date.now() }] },
 			JUDGE_TOKENS,
 			usage.judge,
 		);
-		const [gx, gy] = readVerdict(reference, textOf(verdict), answers[x], answers[y]);
-		grades[x].push(gx);
-		grades[y].push(gy);
+		const read = readVerdict(
+			reference,
+			textOf(verdict),
+			order.map((side) => answers[side]),
+		);
+		const gradeOf = (side: Side): Grade => read[order.indexOf(side)] ?? ungraded(reference, answers[side]);
+		points.push({
+			turn: userMessages(branch.slice(0, Math.max(at, 0))).length,
+			grades: {
+				"longhaul with recall": gradeOf("longhaul with recall"),
+				"longhaul no recall": gradeOf("longhaul no recall"),
+				pi: gradeOf("pi"),
+			},
+			recalls: longhaul?.recalls ?? 0,
+		});
 	}
-	return { points, grades, failed: { longhaul: runs.longhaul.failed, pi: runs.pi.failed }, usage };
+	return { points, failed: { longhaul: runs.longhaul.failed, pi: runs.pi.failed }, usage };
 }

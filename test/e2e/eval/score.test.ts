@@ -17,7 +17,7 @@ import { repoRoot } from "../../support/shared.js";
 import { assistant, compaction, result, user, v1Text } from "../../unit/adapters/eval/v1-transcript.js";
 
 const RULE = "never deploy on a Friday";
-const JudgePrompt = t.type({ answers: t.type({ X: t.string, Y: t.string }) });
+const JudgePrompt = t.type({ answers: t.type({ X: t.string, Y: t.string, Z: t.string }) });
 
 function text(context: Context): string {
 	return context.messages
@@ -51,10 +51,19 @@ function play(context: Context): AssistantMessage {
 		const { answers } = judged.right;
 		const graded = (answer: string) => ({
 			rulesKept: answer.includes(RULE) ? ["u1"] : [],
+			requirementsKept: [],
 			errorsNamed: [],
 			next: answer.includes("deploy") ? "yes" : "no",
 		});
-		return fauxAssistantMessage(JSON.stringify({ rulesInForce: ["u1"], X: graded(answers.X), Y: graded(answers.Y) }));
+		return fauxAssistantMessage(
+			JSON.stringify({
+				rulesInForce: ["u1"],
+				requirements: [],
+				X: graded(answers.X),
+				Y: graded(answers.Y),
+				Z: graded(answers.Z),
+			}),
+		);
 	}
 	if (prompt.startsWith("Before we go on")) {
 		const knows = (s: string) => all.includes(s);
@@ -117,11 +126,14 @@ describe("npm run score", () => {
 		});
 		expect(run.stderr).toBe("");
 		expect(run.code).toBe(0);
-		expect(run.stdout).toMatch(/^longhaul +1 +1\/1 100% +1\/1 100% +- +1\/0\/0\/0$/m);
-		expect(run.stdout).toMatch(/^pi +1 +0\/1 0% +0\/1 0% +- +1\/0\/0\/0$/m);
+		expect(run.stdout).toMatch(/^longhaul with recall +1 +1\/1 100% +- +1\/1 100% +- +1\/0\/0\/0$/m);
+		expect(run.stdout).toMatch(/^longhaul no recall +1 +1\/1 100% +- +1\/1 100% +- +1\/0\/0\/0$/m);
+		expect(run.stdout).toMatch(/^pi +1 +0\/1 0% +- +0\/1 0% +- +1\/0\/0\/0$/m);
 		expect(run.stdout).toMatch(/^longhaul summarizer +1 +0 /m);
 		expect(run.stdout).toMatch(/^pi summarizer +1 +0 /m);
-		expect(run.stdout).toMatch(/^probes +2 +0 /m);
+		expect(run.stdout).toMatch(/^longhaul probe +1 +0 /m);
+		expect(run.stdout).toMatch(/^longhaul probe no recall +1 +0 /m);
+		expect(run.stdout).toMatch(/^pi probe +1 +0 /m);
 		expect(run.stdout).toMatch(/^judge +1 +0 /m);
 	});
 
