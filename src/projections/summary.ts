@@ -51,7 +51,11 @@ function section(title: string, lines: readonly string[]): string | undefined {
  * its own: tool output or a model must not be able to draw a "Rules in force" section into the summary pi stores.
  */
 function oneLine(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
+	// A lone carriage return is kept, for the sanitizer to show: it is what hides the start of a line.
+	return text
+		.replace(/\r\n/g, "\n")
+		.replace(/[^\S\r]+/g, " ")
+		.replace(/^ | $/g, "");
 }
 
 /** One line that starts a line of its own (Objective, Now): a first character Markdown reads as structure is escaped. */
