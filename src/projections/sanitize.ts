@@ -15,6 +15,14 @@ export function sanitize(text: string): string {
 	return text.replace(UNSAFE, visible);
 }
 
+/**
+ * Text meant to be read as lines (the summary pi stores): a CRLF is a line break, and every other unsafe character,
+ * a lone carriage return among them, is shown as a visible escape.
+ */
+export function sanitizeText(text: string): string {
+	return sanitize(text.replace(/\r\n/g, "\n"));
+}
+
 /** `JSON.stringify` leaves C1 and bidi controls raw; this escapes them as JSON `\u` escapes, still valid JSON. */
 export function safeJson(value: unknown, indent?: number): string {
 	return JSON.stringify(value, null, indent).replace(

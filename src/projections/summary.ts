@@ -1,17 +1,36 @@
 import type { World } from "../events/world.js";
 import type { Command, Finding, LedgerError, State } from "../reducers/state.js";
 import { commandsById, errorOrigin } from "./command-text.js";
+import { sanitizeText } from "./sanitize.js";
 import { type ShownValue, shownValues } from "./shown-values.js";
 
 /** The rendered summary's default cap, in characters (SPEC 3.6 `summaryChars`). */
 export const DEFAULT_SUMMARY_CHARS = 12_000;
 
-/** What the cap cut: the oldest work-log lines first, then the oldest shown values; rules, Now and open errors never. */
+/** The sections the cap may cut, in the order it cuts them; the rules in force and Now are never cut. */
+export const CUT_ORDER = [
+	"workLog",
+	"values",
+	"files",
+	"world",
+	"notes",
+	"deadEnds",
+	"decisions",
+	"openErrors",
+	"objective",
+] as const;
+
+export type CutSection = (typeof CUT_ORDER)[number];
+
+/** What the cap cut, section by section, and whether the summary fits. */
 export interface CapFit {
 	readonly limit: number;
 	readonly chars: number;
-	readonly workLogDropped: number;
-	readonly valuesDropped: number;
+	/** How many items of each section were left out (the oldest first; the World's parts, its diff stat first). */
+	readonly cut: Readonly<Record<CutSection, number>>;
+	/** The length of the heading, the rules in force and Now alone: what no cut can go under. */
+	readonly rulesAndNowChars: number;
+	/** False only when the rules in force and Now alone pass the limit (then nothing else is shown). */
 	readonly fits: boolean;
 }
 
@@ -19,6 +38,9 @@ export interface Rendered {
 	readonly text: string;
 	readonly capFit: CapFit;
 }
+
+const HEADING =
+	"# Session state (Longhaul)\nRules are the user's own words, quoted verbatim. Ids (C, E) point into the ledger.";
 
 function section(title: string, lines: readonly string[]): string | undefined {
 	return lines.length === 0 ? undefined : `## ${title}\n${lines.join("\n")}`;
@@ -29,7 +51,11 @@ function section(title: string, lines: readonly string[]): string | undefined {
  * its own: tool output or a model must not be able to draw a "Rules in force" section into the summary pi stores.
  */
 function oneLine(text: string): string {
-	return text.replace(/\s+/g, " ").trim();
+	// A lone carriage return is kept, for the sanitizer to show: it is what hides the start of a line.
+	return text
+		.replace(/\r\n/g, "\n")
+		.replace(/[^\S\r]+/g, " ")
+		.replace(/^ | $/g, "");
 }
 
 /** One line that starts a line of its own (Objective, Now): a first character Markdown reads as structure is escaped. */
@@ -45,9 +71,10 @@ function fenced(text: string): string[] {
 	return [fence, text, fence];
 }
 
+/** The user's words in a quote block, each of their lines (a CRLF is a line break) behind `> `. */
 function quoted(text: string): string {
 	return text
-		.split("\n")
+		.split(/\r?\n/)
 		.map((line) => `> ${line}`)
 		.join("\n");
 }
@@ -67,61 +94,182 @@ function valueLine(v: ShownValue): string {
 	return `- ${oneLine(v.kind)} ${oneLine(v.value)} (${from})`;
 }
 
-function worldLines(world: World | null): string[] {
-	if (world === null) return [];
-	if (!world.taken) return [`(not taken: ${oneLine(world.reason)})`];
-	const lines = [`branch: ${oneLine(world.branch)}`, `HEAD: ${oneLine(world.head)}`];
-	if (world.status !== "") lines.push("status:", ...fenced(world.status));
-	if (world.log !== "") lines.push("recent log:", ...fenced(world.log));
-	if (world.diffStat !== "") lines.push("diff stat:", ...fenced(world.diffStat));
-	return lines;
+/** A section the cap can cut: how many items it has, and its lines with `dropped` of them left out. */
+interface Cuttable {
+	readonly count: number;
+	readonly lines: (dropped: number) => string[];
 }
 
-function fileLines(state: State): string[] {
-	const lines: string[] = [];
-	if (state.files.modified.length > 0) lines.push(`Modified: ${oneLine(state.files.modified.join(", "))}`);
-	if (state.files.read.length > 0) lines.push(`Read: ${oneLine(state.files.read.join(", "))}`);
-	return lines;
+/** An item of a listed section: its line and the id `longhaul_recall` reads it back by. */
+interface Item {
+	readonly id: string;
+	readonly line: string;
 }
 
-/** What the render needs beyond the state, computed once per summary. */
-interface Shown {
-	readonly values: readonly ShownValue[];
-	readonly commands: ReadonlyMap<string, Command>;
+/**
+ * The line that counts the items left out (given oldest first): `and 130 more open errors, E1 to E130:
+ * longhaul_recall gives each`, or `150 open errors, E1 to E150: …` when none of the section is shown.
+ */
+function omitted(items: readonly Item[], noun: readonly [string, string], more: boolean): string {
+	const first = oneLine(items[0]?.id ?? "");
+	const last = oneLine(items.at(-1)?.id ?? "");
+	const ids = items.length === 1 ? first : `${first} to ${last}`;
+	const counted = `${items.length} ${more ? "more " : ""}${items.length === 1 ? noun[0] : noun[1]}`;
+	return `- ${more ? "and " : ""}${counted}, ${ids}: longhaul_recall gives each`;
 }
 
-function render(state: State, shown: Shown, workLogDropped: number, valuesDropped: number): string {
+/** Items oldest first: the cap leaves out the oldest and counts them on the section's last line. */
+function oldestFirst(items: readonly Item[], noun: readonly [string, string]): Cuttable {
+	return {
+		count: items.length,
+		lines: (dropped) => {
+			const kept = items.slice(dropped).map((i) => i.line);
+			return dropped === 0 ? kept : [...kept, omitted(items.slice(0, dropped), noun, kept.length > 0)];
+		},
+	};
+}
+
+/** Items newest first (the shown values): the cap leaves out the oldest, at the end. */
+function newestFirst(items: readonly Item[], noun: readonly [string, string]): Cuttable {
+	return {
+		count: items.length,
+		lines: (dropped) => {
+			const keep = items.length - dropped;
+			const kept = items.slice(0, keep).map((i) => i.line);
+			return dropped === 0 ? kept : [...kept, omitted(items.slice(keep).reverse(), noun, kept.length > 0)];
+		},
+	};
+}
+
+/** A section of one line, left out whole. */
+function single(line: string | null): Cuttable {
+	return {
+		count: line === null ? 0 : 1,
+		lines: (dropped) => (line === null ? [] : [dropped === 0 ? line : "(left out to fit summaryChars)"]),
+	};
+}
+
+function namesLine(label: string, names: readonly string[], dropped: number): string {
+	const kept = oneLine(names.slice(dropped).join(", "));
+	if (dropped === 0) return `${label}: ${kept}`;
+	const files = `${dropped} ${dropped === 1 ? "file" : "files"}`;
+	return kept === "" ? `${label}: ${files} left out` : `${label}: ${kept}, and ${files} more`;
+}
+
+/** Files read go before files modified, the earliest named first of each. */
+function fileLines(state: State): Cuttable {
+	const { read, modified } = state.files;
+	return {
+		count: read.length + modified.length,
+		lines: (dropped) => {
+			const readDropped = Math.min(dropped, read.length);
+			const lines: string[] = [];
+			if (modified.length > 0) lines.push(namesLine("Modified", modified, dropped - readDropped));
+			if (read.length > 0) lines.push(namesLine("Read", read, readDropped));
+			return lines;
+		},
+	};
+}
+
+/** The World's parts: its branch and HEAD, then its git blocks, the diff stat cut first, then the log, the status. */
+function worldLines(world: World | null): Cuttable {
+	if (world === null) return { count: 0, lines: () => [] };
+	if (!world.taken) return single(`(not taken: ${oneLine(world.reason)})`);
+	const blocks = (
+		[
+			["status:", world.status],
+			["recent log:", world.log],
+			["diff stat:", world.diffStat],
+		] as const
+	).filter(([, text]) => text !== "");
+	return {
+		count: blocks.length + 1,
+		lines: (dropped) => {
+			if (dropped > blocks.length) return ["(left out to fit summaryChars; git gives it)"];
+			const kept = blocks.slice(0, blocks.length - dropped);
+			const left = blocks.slice(blocks.length - dropped).map(([title]) => title.slice(0, -1));
+			return [
+				`branch: ${oneLine(world.branch)}`,
+				`HEAD: ${oneLine(world.head)}`,
+				...kept.flatMap(([title, text]) => [title, ...fenced(text)]),
+				...(left.length === 0 ? [] : [`(left out to fit summaryChars: ${left.join(", ")})`]),
+			];
+		},
+	};
+}
+
+/** Every section the cap may cut, from the state, computed once per summary. */
+function cuttables(state: State): Readonly<Record<CutSection, Cuttable>> {
+	const commands = commandsById(state);
 	const open = state.errors.filter((e) => e.fixedBy === null);
-	const sections = [
-		"# Session state (Longhaul)\nRules are the user's own words, quoted verbatim. Ids (C, E) point into the ledger.",
-		section("Objective", state.objective === null ? [] : [ownLine(state.objective)]),
-		section(
+	const findings = (list: readonly Finding[]) => list.map((f) => ({ id: f.id, line: findingLine(f) }));
+	return {
+		objective: single(state.objective === null ? null : ownLine(state.objective)),
+		decisions: oldestFirst(findings(state.decisions), ["decision", "decisions"]),
+		deadEnds: oldestFirst(findings(state.deadEnds), ["dead end", "dead ends"]),
+		openErrors: oldestFirst(
+			open.map((e) => ({ id: e.id, line: errorLine(e, commands) })),
+			["open error", "open errors"],
+		),
+		values: newestFirst(
+			shownValues(state).map((v) => ({ id: v.source, line: valueLine(v) })),
+			["value", "values"],
+		),
+		notes: oldestFirst(
+			state.notes.map((n) => ({ id: n.id, line: `- ${n.id}: ${oneLine(n.text)}` })),
+			["note", "notes"],
+		),
+		files: fileLines(state),
+		world: worldLines(state.world),
+		workLog: oldestFirst(
+			state.workLog.map((l) => ({ id: `span ${l.span}`, line: `- span ${l.span}: ${oneLine(l.text)}` })),
+			["work-log line", "work-log lines"],
+		),
+	};
+}
+
+/** The sections the cap never cuts. */
+interface Kept {
+	readonly rules: string | undefined;
+	readonly now: string | undefined;
+}
+
+function kept(state: State): Kept {
+	return {
+		rules: section(
 			"Rules in force",
 			state.rules.map((r) => `${r.id}\n${quoted(r.text)}\n(${r.source})`),
 		),
-		section("Decisions", state.decisions.map(findingLine)),
-		section("Dead ends", state.deadEnds.map(findingLine)),
-		section(
-			"Open errors",
-			open.map((e) => errorLine(e, shown.commands)),
-		),
-		section("Values", shown.values.slice(0, shown.values.length - valuesDropped).map(valueLine)),
-		section(
-			"Notes",
-			state.notes.map((n) => `- ${n.id}: ${oneLine(n.text)}`),
-		),
-		section("Files", fileLines(state)),
-		section("World", worldLines(state.world)),
-		section(
-			"Work log",
-			state.workLog.slice(workLogDropped).map((l) => `- span ${l.span}: ${oneLine(l.text)}`),
-		),
-		section("Now", state.now === null ? [] : [ownLine(state.now)]),
-	];
-	return `${sections.filter((s) => s !== undefined).join("\n\n")}\n`;
+		now: section("Now", state.now === null ? [] : [ownLine(state.now)]),
+	};
 }
 
-/** The smallest count in [0, max] for which `fits(count)` holds, or max when none does (`fits` is monotone). */
+/** Every text of the summary passes the one sanitizer: no control, bidi or escape character reaches pi's view raw. */
+function joined(sections: readonly (string | undefined)[]): string {
+	return sanitizeText(`${sections.filter((s) => s !== undefined).join("\n\n")}\n`);
+}
+
+type Cut = Record<CutSection, number>;
+
+function render(fixed: Kept, parts: Readonly<Record<CutSection, Cuttable>>, cut: Readonly<Cut>): string {
+	const lines = (key: CutSection) => parts[key].lines(cut[key]);
+	return joined([
+		HEADING,
+		section("Objective", lines("objective")),
+		fixed.rules,
+		section("Decisions", lines("decisions")),
+		section("Dead ends", lines("deadEnds")),
+		section("Open errors", lines("openErrors")),
+		section("Values", lines("values")),
+		section("Notes", lines("notes")),
+		section("Files", lines("files")),
+		section("World", lines("world")),
+		section("Work log", lines("workLog")),
+		fixed.now,
+	]);
+}
+
+/** The smallest count in [0, max] for which `fits(count)` holds when it holds from there on, or max when none does. */
 function leastFitting(max: number, fits: (count: number) => boolean): number {
 	let low = 0;
 	let high = max;
@@ -133,18 +281,49 @@ function leastFitting(max: number, fits: (count: number) => boolean): number {
 	return low;
 }
 
-/** The state as the Markdown summary pi stores, cut to `limit` characters where it can be; same state, same bytes. */
-export function renderSummary(state: State, limit: number = DEFAULT_SUMMARY_CHARS): Rendered {
-	const within = (text: string) => text.length <= limit;
-	const shown: Shown = { values: shownValues(state), commands: commandsById(state) };
-	const work = leastFitting(state.workLog.length, (n) => within(render(state, shown, n, 0)));
-	const values =
-		work < state.workLog.length || within(render(state, shown, work, 0))
-			? 0
-			: leastFitting(shown.values.length, (n) => within(render(state, shown, work, n)));
-	const text = render(state, shown, work, values);
+function cutOf(count: (key: CutSection) => number): Cut {
 	return {
-		text,
-		capFit: { limit, chars: text.length, workLogDropped: work, valuesDropped: values, fits: within(text) },
+		workLog: count("workLog"),
+		values: count("values"),
+		files: count("files"),
+		world: count("world"),
+		notes: count("notes"),
+		deadEnds: count("deadEnds"),
+		decisions: count("decisions"),
+		openErrors: count("openErrors"),
+		objective: count("objective"),
+	};
+}
+
+/**
+ * The state as the Markdown summary pi stores, within `limit` characters unless the rules in force and Now alone
+ * pass it: each section in `CUT_ORDER` loses its oldest items, counted on a line of their own, until the text fits;
+ * when even every cut leaves it over, the heading, rules and Now stand alone. Same state, same bytes.
+ */
+export function renderSummary(state: State, limit: number = DEFAULT_SUMMARY_CHARS): Rendered {
+	const fixed = kept(state);
+	const parts = cuttables(state);
+	const cut = cutOf(() => 0);
+	let text = render(fixed, parts, cut);
+	for (const key of CUT_ORDER) {
+		if (text.length <= limit) break;
+		const fits = (n: number) => render(fixed, parts, { ...cut, [key]: n }).length <= limit;
+		// A count line can be longer than the item it stands for, so `fits` need not hold above its least count.
+		const least = leastFitting(parts[key].count, fits);
+		cut[key] = fits(least) ? least : parts[key].count;
+		text = render(fixed, parts, cut);
+	}
+	const alone = joined([HEADING, fixed.rules, fixed.now]);
+	const over = text.length > limit;
+	const final = over ? alone : text;
+	return {
+		text: final,
+		capFit: {
+			limit,
+			chars: final.length,
+			cut: over ? cutOf((key) => parts[key].count) : cut,
+			rulesAndNowChars: alone.length,
+			fits: final.length <= limit,
+		},
 	};
 }

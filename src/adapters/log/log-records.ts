@@ -66,9 +66,11 @@ const RouteCodec = t.strict({
 const CapFitCodec = t.strict({
 	limit: Count,
 	chars: Count,
-	workLogDropped: Count,
-	valuesDropped: Count,
-	/** False when still over the cap after every cut allowed (rules, Now and open errors are never cut). */
+	/** Items left out, by section (`CUT_ORDER` of src/projections/summary.ts). */
+	cut: t.record(t.string, Count),
+	/** The heading, the rules in force and Now alone: what no cut goes under. */
+	rulesAndNowChars: Count,
+	/** False only when the rules in force and Now alone pass the cap. */
 	fits: t.boolean,
 });
 

@@ -17,6 +17,7 @@ import { renderSummary } from "../../projections/summary.js";
 import { type Folded, foldEntries } from "../../reducers/fold.js";
 import type { State } from "../../reducers/state.js";
 import { diffChunk } from "./diff.js";
+import { fitSummary } from "./fit-summary.js";
 import type { PassModel } from "./model.js";
 import { diffTurns } from "./turns.js";
 
@@ -37,6 +38,8 @@ export interface PassCapabilities {
 	readonly takeWorld: (cwd: string) => Promise<World>;
 	readonly status: (text: string | undefined) => void;
 	readonly now: () => number;
+	/** Redacts the summary pi stores (src/adapters/redact); the cap is measured after it. None: stored as rendered. */
+	readonly redact?: (text: string) => Promise<string>;
 }
 
 /** What pi hands the pass at `session_before_compact`. */
@@ -67,6 +70,7 @@ export interface PassOutcome {
 	readonly spanFrom: "preparation" | "derived";
 	/** The state before the pass, as folded from the branch. */
 	readonly before: State;
+	/** The summary pi stores: redacted, and within `summaryChars` unless the rules in force and Now alone pass it. */
 	readonly summary: string;
 	readonly details: CompactionDetails;
 	readonly spanRecord: Omit<SpanRecord, "compactionId">;
@@ -272,16 +276,18 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 				: await chunkDecisions(g, model, whole, trace, step);
 	const { ledger, world, toLabel } = g;
 	const summaryChars = settings.summaryChars;
-	const close = await step("close", () =>
-		decideClose(decided, { state, span: slice.span, ledger, world, toLabel, empty, summaryChars }),
-	);
+	const redact = caps.redact ?? (async (text: string) => text);
+	const { close, fitted } = await step("close", async () => {
+		const close = decideClose(decided, { state, span: slice.span, ledger, world, toLabel, empty, summaryChars });
+		return { close, fitted: await fitSummary(close.closed.rendered, close.closed.state, redact) };
+	});
 	caps.status(undefined);
 	return {
 		span: slice.span,
 		mode,
 		spanFrom: g.spanFrom,
 		before: state,
-		summary: close.closed.rendered.text,
+		summary: fitted.text,
 		details: close.closed.details,
 		spanRecord: {
 			v: 1,
@@ -298,7 +304,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		chunks: decided.diffs,
 		accepted: close.accepted,
 		dropped: decided.dropped,
-		capFit: close.closed.rendered.capFit,
+		capFit: fitted.capFit,
 		world,
 		carried: slice.carried.length,
 		promptChars: whole.system.length + whole.user.length,

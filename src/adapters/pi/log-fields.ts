@@ -1,4 +1,5 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import type { CapFit } from "../../projections/summary.js";
 import type { State } from "../../reducers/state.js";
 import type { LogRecordOf, LogSession } from "../log/index.js";
 import type { PassOutcome } from "../pass/run-pass.js";
@@ -68,10 +69,19 @@ export function compactionRecord(
 			reasoning: extra.reasoning,
 		},
 		route: { configured: extra.configured, used: extra.used, notUsed: extra.notUsed },
-		capFit: { ...outcome.capFit },
+		capFit: { ...outcome.capFit, cut: { ...outcome.capFit.cut } },
 		world,
 		carried: carried(outcome.before),
 		durationMs: Math.max(0, extra.durationMs),
 		...(extra.excerpts ? { excerpts: { rejectedQuotes: [...outcome.rejectedQuotes], prunedPaths: [] } } : {}),
 	};
+}
+
+/** The notice of a summary over `summaryChars`: only the rules in force and Now are left, and they alone pass it. */
+export function capNotice(capFit: CapFit): string | undefined {
+	if (capFit.fits) return undefined;
+	return (
+		`Longhaul: the rules in force and Now alone take ${capFit.rulesAndNowChars} characters, over summaryChars ` +
+		`(${capFit.limit}): the summary shows only them. Raise summaryChars, or lift rules you no longer need.`
+	);
 }

@@ -10,7 +10,7 @@ import type { PassOutcome, runPass } from "../pass/run-pass.js";
 import { createRedactor, redactingModel, redactRendered } from "../redact/index.js";
 import { onCompactFailed } from "./compact-failed.js";
 import { stripKeptWindow } from "./kept-window.js";
-import { compactionRecord, sessionFields } from "./log-fields.js";
+import { capNotice, compactionRecord, sessionFields } from "./log-fields.js";
 import {
 	type CompactionEffect,
 	type CompactionEvent,
@@ -185,7 +185,14 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 					signal: event.signal,
 					settings: config,
 				},
-				{ model, noModelReason, takeWorld: deps.takeWorld, status, now: deps.now },
+				{
+					model,
+					noModelReason,
+					takeWorld: deps.takeWorld,
+					status,
+					now: deps.now,
+					redact: (text) => redactRendered(redactor, text),
+				},
 			);
 			track(ctx, { type: "pass-returned", started, pass: outcome });
 			deps.log.write(
@@ -200,9 +207,10 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 				}),
 			);
 			if (outcome.kind !== "whole") ctx.ui.notify(closeNotice(outcome, summarizer), "warning");
+			const overCap = capNotice(outcome.capFit);
+			if (overCap !== undefined) ctx.ui.notify(overCap, "warning");
 			const { firstKeptEntryId, tokensBefore } = event.preparation;
-			const summary = await redactRendered(redactor, outcome.summary);
-			return { compaction: { summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
+			return { compaction: { summary: outcome.summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
 		} catch (error) {
 			const fields = errorFields(error, deps.home, deps.logConfig.stack);
 			const aborted = event.signal.aborted;

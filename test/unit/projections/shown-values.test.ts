@@ -112,7 +112,7 @@ describe("values as the state shows them", () => {
 		const state = given(...events);
 		const full = renderSummary(state, 100_000).text;
 		const cut = renderSummary(state, full.length - 20);
-		expect(cut.capFit.valuesDropped).toBeGreaterThan(0);
+		expect(cut.capFit.cut.values).toBeGreaterThan(0);
 		expect(cut.text).toContain("- note 19 119 (u1)");
 		expect(cut.text).not.toContain("- note 0 100 (u1)");
 	});

@@ -26,7 +26,7 @@ export const compactionRecord: LogRecordOf<"compaction"> = {
 		reasoning: null,
 	},
 	route: { configured: "openai/gpt-5-mini:low", used: "anthropic/claude-sonnet-4-5", notUsed: "no-api-key" },
-	capFit: { limit: 12_000, chars: 8_400, workLogDropped: 0, valuesDropped: 0, fits: true },
+	capFit: { limit: 12_000, chars: 8_400, cut: { workLog: 0, openErrors: 3 }, rulesAndNowChars: 900, fits: true },
 	world: { taken: true, ms: 41 },
 	carried: { rules: 4, lifted: 1, decisions: 3, deadEnds: 1, notes: 0, values: 6, openErrors: 1, workLog: 2 },
 	durationMs: 5_530,
