@@ -7,11 +7,9 @@ import type { Folded } from "../../reducers/fold.js";
 export interface Passage {
 	/** `C12 (span 2, u7)`, `u7 (span 2)`, or `span 2, u7, assistant` (`read` or another tool's name for its output). */
 	readonly name: string;
+	/** The message's whole text, as stored. */
 	readonly text: string;
 }
-
-/** How much of one message is indexed: its head and its tail, so one huge output cannot stall a recall. */
-export const PASSAGE_CHARS = 256 * 1024;
 
 /** Where each compaction's kept boundary is, and how it is named: `span N` for Longhaul's, by entry otherwise. */
 function compactions(folded: Folded): { readonly boundary: number; readonly name: string }[] {
@@ -27,11 +25,6 @@ function compactions(folded: Folded): { readonly boundary: number; readonly name
 		});
 	});
 	return out;
-}
-
-function bounded(text: string): string {
-	if (text.length <= PASSAGE_CHARS) return text;
-	return `${text.slice(0, PASSAGE_CHARS / 2)}\n${text.slice(-PASSAGE_CHARS / 2)}`;
 }
 
 /** The ids the ledger gave commands: by tool-call id, and for user runs by their text and place among runs of it. */
@@ -85,7 +78,38 @@ export function compactedPassages(folded: Folded): Passage[] {
 		if (message.role === "user") users++;
 		const where = spans.find((c) => c.boundary > i)?.name ?? "compacted";
 		const turn = users === 0 ? "before u1" : `u${users}`;
-		for (const p of passageOf(message, where, turn, ids)) out.push({ name: p.name, text: bounded(p.text) });
+		out.push(...passageOf(message, where, turn, ids));
 	}
 	return out;
+}
+
+/** What the compacted passages are made of: equal sources give equal passages. */
+export interface CompactedSources {
+	/** The newest compaction entry, as pi holds it. */
+	readonly compaction: Entry;
+	/** The ids of the branch's entries up to it. */
+	readonly path: readonly string[];
+	/** How many commands and closed spans the fold holds (a span's events may land after its compaction). */
+	readonly commands: number;
+	readonly closes: number;
+}
+
+/** What the branch's compacted passages are made of, or undefined when nothing is compacted. */
+export function compactedSources(folded: Folded): CompactedSources | undefined {
+	const newest = newestCompaction(folded.branch, folded.branch.length);
+	const compaction = folded.branch[newest];
+	if (compaction === undefined) return undefined;
+	const path = folded.branch.slice(0, newest + 1).map((e) => e.id);
+	return { compaction, path, commands: folded.state.commands.length, closes: folded.state.closes.length };
+}
+
+/** True when both give the same passages: the same compaction entry on the same path, with as much folded. */
+export function sameSources(a: CompactedSources, b: CompactedSources): boolean {
+	return (
+		a.compaction.raw === b.compaction.raw &&
+		a.commands === b.commands &&
+		a.closes === b.closes &&
+		a.path.length === b.path.length &&
+		a.path.every((id, i) => id === b.path[i])
+	);
 }
