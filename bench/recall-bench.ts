@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { compactedIndex } from "../src/adapters/recall/kept-index.js";
-import { compactedPassages } from "../src/adapters/recall/passages.js";
-import { searchIndex } from "../src/adapters/recall/search.js";
+import { type PassageIndex, searchIndex } from "../src/adapters/recall/search.js";
 import { createRedactor } from "../src/adapters/redact/index.js";
 import { type Event, encodeEvent } from "../src/events/index.js";
-import type { Entry } from "../src/events/transcript.js";
+import { type Entry, entriesFromObjects } from "../src/events/transcript.js";
 import { type Folded, foldBranch, foldEntries, foldTranscript } from "../src/reducers/index.js";
 import { median, report } from "./measure.js";
 
@@ -91,33 +90,46 @@ async function cpuRuns(runs: number, f: () => Promise<unknown>): Promise<number[
  */
 export async function recallBench(transcript: string): Promise<void> {
 	const synthetic = compactedSession(TURNS);
-	await recallLines("synthetic", "wombat expected 19999", (copy) =>
-		foldEntries(copy ? synthetic.map(shallow) : synthetic),
-	);
+	// As the tool reads pi's entries: `copy` gives every entry anew, a compaction the kept index has not seen.
+	const read = (copy: boolean) => entriesFromObjects(copy ? synthetic.map(shallow) : synthetic).entries;
+	await recallLines("synthetic", "wombat expected 19999", {
+		fold: () => foldEntries(synthetic),
+		index: (copy) => {
+			const entries = read(copy);
+			return compactedIndex(entries, () => foldBranch(entries));
+		},
+	});
 	if (!existsSync(transcript)) {
 		process.stdout.write("skip recall query on before-compaction.jsonl: ../shared/fixtures/transcripts is absent\n");
 		return;
 	}
-	// Read once, as pi holds a session: each call folds the same entries.
+	// Read once, as pi holds a session: each call reads the same entries.
 	const branch = foldTranscript(readFileSync(transcript, "utf8")).branch;
 	const copyOf = (e: Entry): Entry => ({ ...e, raw: { ...e.raw } });
-	await recallLines("before-compaction", "tokensAfter does not exist", (copy) =>
-		foldBranch(copy ? branch.map(copyOf) : branch),
-	);
+	await recallLines("before-compaction", "tokensAfter does not exist", {
+		fold: () => foldBranch(branch),
+		index: (copy) => {
+			const entries = copy ? branch.map(copyOf) : branch;
+			return compactedIndex(entries, () => foldBranch(entries));
+		},
+	});
 }
 
 const shallow = (e: unknown): unknown => (typeof e === "object" ? { ...e } : e);
 
-/**
- * The bench's two lines for one session: a call on the kept index against the fold, and a first call. `fold(true)`
- * folds a copy of every entry, a compaction the kept index has not seen, so the call builds the index.
- */
-async function recallLines(name: string, query: string, fold: (copy: boolean) => Folded): Promise<void> {
+/** A session as the bench reads it: its fold, and the index a recall takes (`copy`: of entries given anew). */
+interface Measured {
+	readonly fold: () => Folded;
+	readonly index: (copy: boolean) => PassageIndex;
+}
+
+/** The bench's two lines for one session: a call on the kept index against the fold, and a first call. */
+async function recallLines(name: string, query: string, session: Measured): Promise<void> {
 	const redactor = createRedactor(true);
-	const passages = compactedPassages(fold(false)).length;
-	const folding = median(await cpuRuns(5, async () => fold(false)));
-	const warm = median(await cpuRuns(5, async () => searchIndex(query, compactedIndex(fold(false)), redactor)));
-	const cold = median(await cpuRuns(3, async () => searchIndex(query, compactedIndex(fold(true)), redactor)));
+	const passages = session.index(false).passages.length;
+	const folding = median(await cpuRuns(5, async () => session.fold()));
+	const warm = median(await cpuRuns(5, () => searchIndex(query, session.index(false), redactor)));
+	const cold = median(await cpuRuns(3, () => searchIndex(query, session.index(true), redactor)));
 	const ratio = warm / folding;
 	const figure = `${ratio.toFixed(2)}x (${warm.toFixed(0)} vs ${folding.toFixed(0)} ms cpu)`;
 	report(`recall query, ${passages.toLocaleString("en")} passages (${name})`, figure, "<= 2x its fold", ratio <= 2);

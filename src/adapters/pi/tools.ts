@@ -2,9 +2,10 @@ import { Type } from "@mariozechner/pi-ai";
 import { defineTool, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { EVENT_ENTRY_TYPE, STATE_FORMAT } from "../../events/entries.js";
 import { encodeEvent } from "../../events/event.js";
+import { entriesFromObjects } from "../../events/transcript.js";
 import { MAX_NOTE_CHARS, noteRefusal, rememberedNote } from "../../pass/note.js";
 import { recallAnswer, recallDetail } from "../../projections/recall.js";
-import { foldEntries } from "../../reducers/fold.js";
+import { foldBranch, foldEntries } from "../../reducers/fold.js";
 import { compactedIndex } from "../recall/kept-index.js";
 import { searchIndex } from "../recall/search.js";
 import type { Redactor } from "../redact/index.js";
@@ -73,10 +74,11 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 				const ref = params.ref?.trim() ?? "";
 				const query = params.query?.trim() ?? "";
 				if ((ref === "") === (query === "")) return text(ONE_OF);
-				const folded = foldedBranch(ctx);
 				const redactor = redactorFor(ctx.cwd);
-				if (ref !== "") return text(recallAnswer(await redactor.redact(recallDetail(ref, folded))));
-				return text(await searchIndex(query, compactedIndex(folded), redactor));
+				if (ref !== "") return text(recallAnswer(await redactor.redact(recallDetail(ref, foldedBranch(ctx)))));
+				const branch = entriesFromObjects(ctx.sessionManager.getBranch());
+				const index = compactedIndex(branch.entries, () => foldBranch(branch.entries, branch.anomalies));
+				return text(await searchIndex(query, index, redactor));
 			},
 		}),
 	);

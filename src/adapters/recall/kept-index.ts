@@ -1,3 +1,4 @@
+import type { Entry } from "../../events/transcript.js";
 import type { Folded } from "../../reducers/fold.js";
 import { type CompactedSources, compactedPassages, compactedSources, sameSources } from "./passages.js";
 import { indexPassages, type PassageIndex } from "./search.js";
@@ -8,15 +9,16 @@ let kept: { readonly sources: CompactedSources; readonly index: PassageIndex } |
 const EMPTY = indexPassages([]);
 
 /**
- * The search index of the branch's compacted history, kept between calls: a call on the same newest compaction
- * (the same entry as pi holds it, on the same branch path, with as much folded) reuses the last one built; anything
- * else builds it afresh and keeps that instead.
+ * The search index of the branch's compacted history, kept between calls (SPEC 8.4 as amended by issue 21): a call
+ * on the same newest compaction (the same entry as pi holds it, on the same branch path, no event but notes after
+ * it changed) reuses the last one built without folding; anything else folds the branch, builds the index afresh
+ * and keeps that instead.
  */
-export function compactedIndex(folded: Folded): PassageIndex {
-	const sources = compactedSources(folded);
+export function compactedIndex(branch: readonly Entry[], fold: () => Folded): PassageIndex {
+	const sources = compactedSources(branch);
 	if (sources === undefined) return EMPTY;
 	if (kept !== undefined && sameSources(kept.sources, sources)) return kept.index;
-	const index = indexPassages(compactedPassages(folded));
+	const index = indexPassages(compactedPassages(fold()));
 	kept = { sources, index };
 	return index;
 }

@@ -1,3 +1,4 @@
+import { branchEvents } from "../../events/branch-events.js";
 import { type Message, messageOf } from "../../events/messages.js";
 import type { Entry } from "../../events/transcript.js";
 import { keptBoundary, newestCompaction } from "../../pass/span.js";
@@ -89,27 +90,28 @@ export interface CompactedSources {
 	readonly compaction: Entry;
 	/** The ids of the branch's entries up to it. */
 	readonly path: readonly string[];
-	/** How many commands and closed spans the fold holds (a span's events may land after its compaction). */
-	readonly commands: number;
-	readonly closes: number;
+	/** The entries after it that carry an event other than a note (one could number a command or close a span). */
+	readonly later: readonly string[];
 }
 
-/** What the branch's compacted passages are made of, or undefined when nothing is compacted. */
-export function compactedSources(folded: Folded): CompactedSources | undefined {
-	const newest = newestCompaction(folded.branch, folded.branch.length);
-	const compaction = folded.branch[newest];
+/**
+ * What the branch's compacted passages are made of, read without folding, or undefined when nothing is compacted:
+ * everything up to the newest compaction, whose entries pi never changes, and the events after it but notes.
+ */
+export function compactedSources(branch: readonly Entry[]): CompactedSources | undefined {
+	const newest = newestCompaction(branch, branch.length);
+	const compaction = branch[newest];
 	if (compaction === undefined) return undefined;
-	const path = folded.branch.slice(0, newest + 1).map((e) => e.id);
-	return { compaction, path, commands: folded.state.commands.length, closes: folded.state.closes.length };
+	const later = branchEvents(branch.slice(newest + 1)).events.flatMap((l) =>
+		l.event.type === "note-remembered" ? [] : [l.entry],
+	);
+	return { compaction, path: branch.slice(0, newest + 1).map((e) => e.id), later };
 }
 
-/** True when both give the same passages: the same compaction entry on the same path, with as much folded. */
+const sameIds = (a: readonly string[], b: readonly string[]): boolean =>
+	a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** True when both give the same passages: the same compaction entry on the same path, the same events after it. */
 export function sameSources(a: CompactedSources, b: CompactedSources): boolean {
-	return (
-		a.compaction.raw === b.compaction.raw &&
-		a.commands === b.commands &&
-		a.closes === b.closes &&
-		a.path.length === b.path.length &&
-		a.path.every((id, i) => id === b.path[i])
-	);
+	return a.compaction.raw === b.compaction.raw && sameIds(a.path, b.path) && sameIds(a.later, b.later);
 }

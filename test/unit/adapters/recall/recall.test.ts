@@ -189,15 +189,51 @@ describe("longhaul_recall({ query }) reads as a reader sees", () => {
 });
 
 describe("the kept search index", () => {
-	it("is reused for the same compaction on the same branch, and built anew for another", () => {
-		const folded = session();
-		const first = compactedIndex(folded);
-		expect(
-			compactedIndex(foldEntries([{ type: "session", version: 3, id: "s" }, ...folded.branch.map((e) => e.raw)])),
-		).toBe(first);
-		const other = compactedWith([user("one more turn")]);
-		expect(compactedIndex(other)).not.toBe(first);
-		expect(compactedIndex(other).passages.map((p) => p.text)).toContain("one more turn");
+	/** The index a recall takes of these entries, counting the folds it needed. */
+	const folds = { count: 0 };
+	const indexOf = (raws: readonly Raw[]) => {
+		const folded = foldEntries([{ type: "session", version: 3, id: "s" }, ...raws]);
+		return compactedIndex(folded.branch, () => {
+			folds.count++;
+			return folded;
+		});
+	};
+	/** A custom entry carrying one event, as `longhaul_remember` appends a note. */
+	const eventEntry = (id: string, parentId: string, seq: number, event: Event): Raw => ({
+		type: "custom",
+		customType: "compaction-state.event",
+		id,
+		parentId,
+		timestamp: "2026-01-01T00:00:00.000Z",
+		data: { stateFormat: 1, seq, event },
+	});
+
+	it("is reused, unfolded, for the same compaction on the same branch; a note after it changes nothing", () => {
+		const raws = session().branch.map((e) => e.raw);
+		const first = indexOf(raws);
+		const before = folds.count;
+		expect(indexOf(raws)).toBe(first);
+		const note = eventEntry("n1", String(raws.at(-1)?.id), 500, {
+			type: "note-remembered",
+			data: { text: "port 5433" },
+		});
+		expect(indexOf([...raws, note])).toBe(first);
+		expect(folds.count).toBe(before);
+	});
+
+	it("is built anew for another compaction, another copy of the entries, or an event after it that is not a note", () => {
+		const raws = session().branch.map((e) => e.raw);
+		const first = indexOf(raws);
+		const other = compactedWith([user("one more turn")]).branch.map((e) => e.raw);
+		expect(indexOf(other).passages.map((p) => p.text)).toContain("one more turn");
+		expect(indexOf(raws)).not.toBe(first);
+		const again = indexOf(raws);
+		const renamed = eventEntry("x1", String(raws.at(-1)?.id), 500, command("C9", "npm run dev", "t1"));
+		const rebuilt = indexOf([...raws, renamed]);
+		expect(rebuilt).not.toBe(again);
+		// The event gives t1 another id: a kept index would still name its output C1.
+		expect(rebuilt.passages.map((p) => p.name)).toContain("C9 (span 1, u1)");
+		expect(indexOf(raws.map((r) => ({ ...r })))).not.toBe(rebuilt);
 	});
 });
 
