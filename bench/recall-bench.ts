@@ -93,6 +93,7 @@ export async function recallBench(transcript: string): Promise<void> {
 	// As the tool reads pi's entries: `copy` gives every entry anew, a compaction the kept index has not seen.
 	const read = (copy: boolean) => entriesFromObjects(copy ? synthetic.map(shallow) : synthetic).entries;
 	await recallLines("synthetic", "wombat expected 19999", {
+		target: true,
 		fold: () => foldEntries(synthetic),
 		index: (copy) => {
 			const entries = read(copy);
@@ -107,6 +108,7 @@ export async function recallBench(transcript: string): Promise<void> {
 	const branch = foldTranscript(readFileSync(transcript, "utf8")).branch;
 	const copyOf = (e: Entry): Entry => ({ ...e, raw: { ...e.raw } });
 	await recallLines("before-compaction", "tokensAfter does not exist", {
+		target: false,
 		fold: () => foldBranch(branch),
 		index: (copy) => {
 			const entries = copy ? branch.map(copyOf) : branch;
@@ -117,8 +119,13 @@ export async function recallBench(transcript: string): Promise<void> {
 
 const shallow = (e: unknown): unknown => (typeof e === "object" ? { ...e } : e);
 
-/** A session as the bench reads it: its fold, and the index a recall takes (`copy`: of entries given anew). */
+/**
+ * A session as the bench reads it: its fold, and the index a recall takes (`copy`: of entries given anew). The
+ * target holds for the synthetic session; a real one with no Longhaul events folds in about no time, so its ratio
+ * is shown, not held to it.
+ */
 interface Measured {
+	readonly target: boolean;
 	readonly fold: () => Folded;
 	readonly index: (copy: boolean) => PassageIndex;
 }
@@ -132,7 +139,9 @@ async function recallLines(name: string, query: string, session: Measured): Prom
 	const cold = median(await cpuRuns(3, () => searchIndex(query, session.index(true), redactor)));
 	const ratio = warm / folding;
 	const figure = `${ratio.toFixed(2)}x (${warm.toFixed(0)} vs ${folding.toFixed(0)} ms cpu)`;
-	report(`recall query, ${passages.toLocaleString("en")} passages (${name})`, figure, "<= 2x its fold", ratio <= 2);
+	const line = `recall query, ${passages.toLocaleString("en")} passages (${name})`;
+	if (session.target) report(line, figure, "<= 2x its fold", ratio <= 2);
+	else process.stdout.write(`info ${line.padEnd(44)} ${figure.padEnd(34)} ratio to its fold; no target set\n`);
 	const first = `${(cold / folding).toFixed(2)}x (${cold.toFixed(0)} ms cpu)`;
 	process.stdout.write(
 		`info ${"  first call, building the index".padEnd(44)} ${first.padEnd(34)} once per compaction\n`,
