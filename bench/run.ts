@@ -27,7 +27,7 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 		await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]),
 	);
 	await longSessionBench(root);
-	recallBench(resolve(shared, "before-compaction.jsonl"));
+	await recallBench(resolve(shared, "before-compaction.jsonl"));
 
 	await factsBench(root, [
 		resolve(shared, "before-compaction.jsonl"),

@@ -1,6 +1,18 @@
 import type { EventOf } from "../events/event.js";
+import { codePoints } from "../projections/sanitize.js";
 import type { State } from "../reducers/state.js";
 import { idsFrom } from "./ids.js";
+
+/** The longest note `longhaul_remember` keeps, in characters as a reader counts them (an emoji is one). */
+export const MAX_NOTE_CHARS = 1000;
+
+/** Why `longhaul_remember` refuses a note (already trimmed), or undefined when it keeps it: a note is never cut. */
+export function noteRefusal(note: string): string | undefined {
+	if (note === "") return "Nothing remembered: the note is empty.";
+	const length = codePoints(note);
+	if (length > MAX_NOTE_CHARS) return `Nothing remembered: the note has ${length} characters, over ${MAX_NOTE_CHARS}.`;
+	return undefined;
+}
 
 /**
  * The event `longhaul_remember` stores for a note, decided on the branch's state: it carries the id the tool

@@ -4,7 +4,7 @@ import { messageOf, userMessages } from "../events/messages.js";
 import type { Entry } from "../events/transcript.js";
 import type { Command, State } from "../reducers/state.js";
 import { commandsById, errorOrigin } from "./command-text.js";
-import { sanitize } from "./sanitize.js";
+import { sanitize, sliceWhole } from "./sanitize.js";
 
 /** What `longhaul_recall` can look up: the state, the span records and the branch they were folded from. */
 export interface RecallSources {
@@ -13,20 +13,31 @@ export interface RecallSources {
 	readonly branch: readonly Entry[];
 }
 
-/** How much of a command's output recall returns: its head and its tail, the middle left out. */
-export const OUTPUT_HEAD_CHARS = 3000;
-export const OUTPUT_TAIL_CHARS = 1000;
-
-const isHighSurrogate = (text: string, at: number): boolean => /[\ud800-\udbff]/.test(text.charAt(at));
-const isLowSurrogate = (text: string, at: number): boolean => /[\udc00-\udfff]/.test(text.charAt(at));
+/** The most characters any recall answer has, whatever was asked: a ref of any kind, a query's results, an echo. */
+export const RECALL_CHARS = 6000;
+/** How much of its end a longer answer keeps; the rest of the cap is its head, and the middle is counted. */
+export const RECALL_TAIL_CHARS = 1000;
 
 /** A long text as its head and tail with what was left out counted, never half a surrogate pair. */
 export function headAndTail(text: string, head: number, tail: number): string {
 	if (text.length <= head + tail) return text;
-	const headEnd = isHighSurrogate(text, head - 1) ? head - 1 : head;
-	const tailStart = isLowSurrogate(text, text.length - tail) ? text.length - tail + 1 : text.length - tail;
-	const left = tailStart - headEnd;
-	return `${text.slice(0, headEnd)}\n… ${left} characters left out …\n${text.slice(tailStart)}`;
+	const first = sliceWhole(text, 0, head);
+	const last = sliceWhole(text, text.length - tail);
+	const left = text.length - first.length - last.length;
+	return `${first}\n… ${left} characters left out …\n${last}`;
+}
+
+/** Room the mark `headAndTail` puts between head and tail takes, for a text of `length` characters. */
+const markChars = (length: number): number => "\n…  characters left out …\n".length + String(length).length;
+
+/**
+ * A recall answer as it leaves: terminal-safe, and at most `RECALL_CHARS` long (its head and its last
+ * `RECALL_TAIL_CHARS` when longer). Give it text already redacted whole, so no cut shows a piece of a secret.
+ */
+export function recallAnswer(text: string): string {
+	const safe = sanitize(text);
+	if (safe.length <= RECALL_CHARS) return safe;
+	return headAndTail(safe, RECALL_CHARS - RECALL_TAIL_CHARS - markChars(safe.length), RECALL_TAIL_CHARS);
 }
 
 /**
@@ -53,7 +64,7 @@ function printedLines(command: Command, sources: RecallSources): string {
 	const output = printedBy(command, sources);
 	if (output === undefined) return "printed: (its output is not on this branch)";
 	if (output.trim() === "") return "printed: (nothing)";
-	return `printed (${output.length} characters):\n${headAndTail(output, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS)}`;
+	return `printed (${output.length} characters):\n${output}`;
 }
 
 function spanDetail(record: SpanRecord, state: State): string {
@@ -107,15 +118,16 @@ function findingDetail(ref: string, state: State): string | undefined {
 	return note === undefined ? undefined : `${note.id}: ${note.text}`;
 }
 
-/**
- * The detail behind a ref (a span number, `R`, `u`, `C`, `E`, `D`, `X` or `N` id), or why there is none; for a
- * command, what it printed. Read-only; terminal-safe.
- */
+/** `recallDetail` as it leaves, unredacted: for callers with no redactor (the eval's facts). */
 export function recall(ref: string, sources: RecallSources): string {
-	return sanitize(detail(ref, sources));
+	return recallAnswer(recallDetail(ref, sources));
 }
 
-function detail(ref: string, sources: RecallSources): string {
+/**
+ * The whole detail behind a ref (a span number, `R`, `u`, `C`, `E`, `D`, `X` or `N` id), or why there is none; for
+ * a command, all it printed. Read-only and uncut: redact it, then give it to `recallAnswer`.
+ */
+export function recallDetail(ref: string, sources: RecallSources): string {
 	const wanted = ref.trim();
 	if (/^[1-9][0-9]{0,8}$/.test(wanted)) {
 		const record = sources.spanRecords.find((r) => r.record.span === Number(wanted));
@@ -134,7 +146,9 @@ function detail(ref: string, sources: RecallSources): string {
 					: kind === "u"
 						? userDetail(wanted, sources)
 						: undefined;
-	return found ?? `Nothing is known as "${wanted.slice(0, 40)}". Refs are a span number or R, u, C, E, D, X, N ids.`;
+	return (
+		found ?? `Nothing is known as "${sliceWhole(wanted, 0, 40)}". Refs are a span number or R, u, C, E, D, X, N ids.`
+	);
 }
 
 function userDetail(ref: string, sources: RecallSources): string | undefined {

@@ -38,3 +38,34 @@ export function isTerminalSafe(text: string): boolean {
 	UNSAFE.lastIndex = 0;
 	return !found;
 }
+
+const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+/** True when `at` falls between the two halves of a surrogate pair. */
+const splitsPair = (text: string, at: number): boolean =>
+	at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
+
+/**
+ * `text.slice(start, end)` with each end moved inward off the middle of a surrogate pair, so the piece is whole
+ * code points of the text and never longer than `end - start`. Every cut of text in Longhaul goes through it.
+ */
+export function sliceWhole(text: string, start: number, end = text.length): string {
+	const from = Math.max(0, Math.min(start, text.length));
+	const to = Math.max(from, Math.min(end, text.length));
+	const first = splitsPair(text, from) ? from + 1 : from;
+	const last = splitsPair(text, to) ? to - 1 : to;
+	return last <= first ? "" : text.slice(first, last);
+}
+
+/** The text whole when it has at most `max` UTF-16 units, else its longest whole-code-point head ending in "…". */
+export function cutWhole(text: string, max: number): string {
+	if (text.length <= max) return text;
+	return max < 1 ? "" : `${sliceWhole(text, 0, max - 1)}…`;
+}
+
+/** How many code points the text has (an emoji is one, not two UTF-16 units). */
+export function codePoints(text: string): number {
+	let count = 0;
+	for (const _ of text) count++;
+	return count;
+}

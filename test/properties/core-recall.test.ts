@@ -1,8 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeMessage, type Event, userMessages } from "../../src/events/index.js";
-import { recall } from "../../src/projections/recall.js";
+import { headAndTail, RECALL_CHARS, recall, recallAnswer } from "../../src/projections/recall.js";
+import { codePoints, cutWhole, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
 import { foldTranscript } from "../../src/reducers/index.js";
 import { place, transcriptText } from "../support/transcript.js";
+import { law } from "./laws.js";
 
 // What `longhaul_recall` answers for each kind of ref, read from a folded branch (examples), and what the events
 // module reads from pi's messages for it and for the pass.
@@ -246,5 +249,105 @@ describe("longhaul_recall's refs", () => {
 	it("a span number is digits only, and a ref with more after the digits names nothing", () => {
 		const s = sources();
 		for (const ref of ["1x", "1 2", "10000000000"]) expect(recall(ref, s)).toMatch(/^Nothing is known as/);
+	});
+});
+
+/** Text thick with astral characters (emoji, each a surrogate pair), so that cuts fall inside pairs often. */
+const astral = fc
+	.array(
+		fc.oneof(fc.constantFrom("😀", "𝒳", "👍🏽", "a", " ", "\n", "\u001b"), fc.string({ unit: "binary", maxLength: 3 })),
+		{
+			maxLength: 400,
+		},
+	)
+	.map((parts) => parts.join(""));
+/** True when every surrogate in the text is half of a pair. */
+const wellFormed = (text: string): boolean => /^(?:[^\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])*$/.test(text);
+/** The code points of a text. */
+const codePointsOf = (text: string): string[] => [...text];
+const isPrefix = (piece: string, of: string): boolean => {
+	const p = codePointsOf(piece);
+	const o = codePointsOf(of);
+	return p.length <= o.length && p.every((c, i) => c === o[i]);
+};
+const isSuffix = (piece: string, of: string): boolean => {
+	const p = codePointsOf(piece);
+	const o = codePointsOf(of);
+	return p.length <= o.length && p.every((c, i) => c === o[o.length - p.length + i]);
+};
+
+describe("cutting text on code-point boundaries", () => {
+	it("a head cut is a prefix of the text in code points, within the cap, and at most one unit short of it", () => {
+		law([astral, fc.nat(500)], (text, max) => {
+			const head = sliceWhole(text, 0, max);
+			return isPrefix(head, text) && head.length <= max && head.length >= Math.min(max, text.length) - 1;
+		});
+	});
+
+	it("a tail cut is a suffix of the text in code points, within the cap", () => {
+		law([astral, fc.nat(500)], (text, max) => {
+			const tail = sliceWhole(text, text.length - max);
+			return isSuffix(tail, text) && tail.length <= max && tail.length >= Math.min(max, text.length) - 1;
+		});
+	});
+
+	it("a cut with its mark is the text whole when it fits, else a code-point prefix and an ellipsis within the cap", () => {
+		law([astral, fc.integer({ min: 1, max: 500 })], (text, max) => {
+			const cut = cutWhole(text, max);
+			if (text.length <= max) return cut === text;
+			return cut.endsWith("…") && isPrefix(cut.slice(0, -1), text) && cut.length <= max;
+		});
+	});
+
+	it("a well-formed text stays well formed through every cut", () => {
+		law([astral.filter((t) => wellFormed(t)), fc.nat(500), fc.nat(500)], (text, a, b) =>
+			[sliceWhole(text, a, a + b), cutWhole(text, b + 1), headAndTail(text, a, b)].every((t) => wellFormed(t)),
+		);
+	});
+
+	it("head and tail are a code-point prefix and suffix of the text, the middle counted in between", () => {
+		law([astral, fc.nat(200), fc.nat(200)], (text, head, tail) => {
+			const cut = headAndTail(text, head, tail);
+			if (text.length <= head + tail) return cut === text;
+			const match = /^([\s\S]*)\n… (\d+) characters left out …\n([\s\S]*)$/.exec(cut);
+			const [first, left, last] = [match?.[1] ?? "", Number(match?.[2]), match?.[3] ?? ""];
+			return (
+				match !== null &&
+				isPrefix(first, text) &&
+				isSuffix(last, text) &&
+				first.length <= head &&
+				last.length <= tail &&
+				first.length + left + last.length === text.length
+			);
+		});
+	});
+
+	it("counts code points, an astral character as one", () => {
+		law([astral], (text) => codePoints(text) === codePointsOf(text).length);
+		expect(codePoints("😀".repeat(600))).toBe(600);
+	});
+});
+
+describe("every recall answer is capped", () => {
+	it(`an answer of any length is at most ${RECALL_CHARS} characters, its head a code-point prefix of the sanitized text`, () => {
+		const long = fc
+			.tuple(astral, fc.integer({ min: 0, max: 3 * RECALL_CHARS }))
+			.map(([t, n]) => t + "😀".repeat(n) + t);
+		law([long], (text) => {
+			const answer = recallAnswer(text);
+			const safe = sanitize(text);
+			return (
+				answer.length <= RECALL_CHARS &&
+				(safe.length <= RECALL_CHARS ? answer === safe : isPrefix(answer.split("\n… ")[0] ?? "", safe))
+			);
+		});
+	});
+
+	it("the echo of an unknown ref never splits a surrogate pair, nor passes the cap", () => {
+		const s = sources();
+		law([astral.filter((t) => wellFormed(t))], (ref) => {
+			const answer = recall(`Z${ref}`, s);
+			return wellFormed(answer) && answer.length <= RECALL_CHARS;
+		});
 	});
 });

@@ -2,20 +2,17 @@ import { Type } from "@mariozechner/pi-ai";
 import { defineTool, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { EVENT_ENTRY_TYPE, STATE_FORMAT } from "../../events/entries.js";
 import { encodeEvent } from "../../events/event.js";
-import { rememberedNote } from "../../pass/note.js";
-import { recall } from "../../projections/recall.js";
-import { foldEntries } from "../../reducers/fold.js";
-import { compactedPassages } from "../recall/passages.js";
-import { searchPassages } from "../recall/search.js";
+import { entriesFromObjects } from "../../events/transcript.js";
+import { MAX_NOTE_CHARS, noteRefusal, rememberedNote } from "../../pass/note.js";
+import { recallAnswer, recallDetail } from "../../projections/recall.js";
+import { foldBranch, foldEntries } from "../../reducers/fold.js";
+import { compactedIndex } from "../recall/kept-index.js";
+import { searchIndex } from "../recall/search.js";
+import type { Redactor } from "../redact/index.js";
 
 /** What `longhaul_recall` answers when given both of ref and query, or neither. */
 export const ONE_OF =
 	"Give longhaul_recall exactly one of ref (an id such as C7 or R3, or a span number) or query (words to search the compacted history).";
-
-import type { Redactor } from "../redact/index.js";
-
-/** The longest note `longhaul_remember` keeps; a longer one is refused, not cut, so nothing is half-kept. */
-export const MAX_NOTE_CHARS = 1000;
 
 function text(value: string) {
 	return { content: [{ type: "text" as const, text: value }], details: {} };
@@ -25,7 +22,10 @@ function foldedBranch(ctx: ExtensionContext) {
 	return foldEntries(ctx.sessionManager.getBranch());
 }
 
-/** `longhaul_remember` and `longhaul_recall` (SPEC 3.6); recall's answers pass the project's redactor. */
+/**
+ * `longhaul_remember` and `longhaul_recall` (SPEC 3.6). Recall redacts each whole text it answers from with the
+ * project's redactor before it cuts anything, so no cut shows a piece of a secret.
+ */
 export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Redactor): void {
 	pi.registerTool(
 		defineTool({
@@ -38,12 +38,11 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 			promptGuidelines: [
 				"Use longhaul_remember for a fact a later turn will need after the context is compacted; keep the note short.",
 			],
-			parameters: Type.Object({ note: Type.String({ description: "The note, at most 1000 characters" }) }),
+			parameters: Type.Object({ note: Type.String({ description: `The note, at most ${MAX_NOTE_CHARS} characters` }) }),
 			async execute(_id, params, _signal, _update, ctx) {
 				const note = params.note.trim();
-				if (note === "") return text("Nothing remembered: the note is empty.");
-				if (note.length > MAX_NOTE_CHARS)
-					return text(`Nothing remembered: the note has ${note.length} characters, over ${MAX_NOTE_CHARS}.`);
+				const refused = noteRefusal(note);
+				if (refused !== undefined) return text(refused);
 				const { state } = foldedBranch(ctx);
 				const event = rememberedNote(state, note);
 				pi.appendEntry(EVENT_ENTRY_TYPE, {
@@ -75,9 +74,11 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 				const ref = params.ref?.trim() ?? "";
 				const query = params.query?.trim() ?? "";
 				if ((ref === "") === (query === "")) return text(ONE_OF);
-				const folded = foldedBranch(ctx);
-				const found = ref !== "" ? recall(ref, folded) : searchPassages(query, compactedPassages(folded));
-				return text(await redactorFor(ctx.cwd).redact(found));
+				const redactor = redactorFor(ctx.cwd);
+				if (ref !== "") return text(recallAnswer(await redactor.redact(recallDetail(ref, foldedBranch(ctx)))));
+				const branch = entriesFromObjects(ctx.sessionManager.getBranch());
+				const index = compactedIndex(branch.entries, () => foldBranch(branch.entries, branch.anomalies));
+				return text(await searchIndex(query, index, redactor));
 			},
 		}),
 	);

@@ -1,3 +1,4 @@
+import { branchEvents } from "../../events/branch-events.js";
 import { type Message, messageOf } from "../../events/messages.js";
 import type { Entry } from "../../events/transcript.js";
 import { keptBoundary, newestCompaction } from "../../pass/span.js";
@@ -7,11 +8,9 @@ import type { Folded } from "../../reducers/fold.js";
 export interface Passage {
 	/** `C12 (span 2, u7)`, `u7 (span 2)`, or `span 2, u7, assistant` (`read` or another tool's name for its output). */
 	readonly name: string;
+	/** The message's whole text, as stored. */
 	readonly text: string;
 }
-
-/** How much of one message is indexed: its head and its tail, so one huge output cannot stall a recall. */
-export const PASSAGE_CHARS = 256 * 1024;
 
 /** Where each compaction's kept boundary is, and how it is named: `span N` for Longhaul's, by entry otherwise. */
 function compactions(folded: Folded): { readonly boundary: number; readonly name: string }[] {
@@ -27,11 +26,6 @@ function compactions(folded: Folded): { readonly boundary: number; readonly name
 		});
 	});
 	return out;
-}
-
-function bounded(text: string): string {
-	if (text.length <= PASSAGE_CHARS) return text;
-	return `${text.slice(0, PASSAGE_CHARS / 2)}\n${text.slice(-PASSAGE_CHARS / 2)}`;
 }
 
 /** The ids the ledger gave commands: by tool-call id, and for user runs by their text and place among runs of it. */
@@ -85,7 +79,39 @@ export function compactedPassages(folded: Folded): Passage[] {
 		if (message.role === "user") users++;
 		const where = spans.find((c) => c.boundary > i)?.name ?? "compacted";
 		const turn = users === 0 ? "before u1" : `u${users}`;
-		for (const p of passageOf(message, where, turn, ids)) out.push({ name: p.name, text: bounded(p.text) });
+		out.push(...passageOf(message, where, turn, ids));
 	}
 	return out;
+}
+
+/** What the compacted passages are made of: equal sources give equal passages. */
+export interface CompactedSources {
+	/** The newest compaction entry, as pi holds it. */
+	readonly compaction: Entry;
+	/** The ids of the branch's entries up to it. */
+	readonly path: readonly string[];
+	/** The entries after it that carry an event other than a note (one could number a command or close a span). */
+	readonly later: readonly string[];
+}
+
+/**
+ * What the branch's compacted passages are made of, read without folding, or undefined when nothing is compacted:
+ * everything up to the newest compaction, whose entries pi never changes, and the events after it but notes.
+ */
+export function compactedSources(branch: readonly Entry[]): CompactedSources | undefined {
+	const newest = newestCompaction(branch, branch.length);
+	const compaction = branch[newest];
+	if (compaction === undefined) return undefined;
+	const later = branchEvents(branch.slice(newest + 1)).events.flatMap((l) =>
+		l.event.type === "note-remembered" ? [] : [l.entry],
+	);
+	return { compaction, path: branch.slice(0, newest + 1).map((e) => e.id), later };
+}
+
+const sameIds = (a: readonly string[], b: readonly string[]): boolean =>
+	a.length === b.length && a.every((id, i) => id === b[i]);
+
+/** True when both give the same passages: the same compaction entry on the same path, the same events after it. */
+export function sameSources(a: CompactedSources, b: CompactedSources): boolean {
+	return a.compaction.raw === b.compaction.raw && sameIds(a.path, b.path) && sameIds(a.later, b.later);
 }

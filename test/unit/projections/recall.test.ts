@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/events/index.js";
-import { headAndTail, OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, recall } from "../../../src/projections/recall.js";
+import { headAndTail, RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../src/projections/recall.js";
 import { foldTranscript } from "../../../src/reducers/index.js";
 import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
 
@@ -107,12 +107,19 @@ describe("longhaul_recall: what a command printed", () => {
 		expect(printed("C1", padded)).toBe("printed (5 characters):\n ok \n");
 	});
 
-	it(`a long output shows its first ${OUTPUT_HEAD_CHARS} and last ${OUTPUT_TAIL_CHARS} characters`, () => {
-		const output = `${"h".repeat(OUTPUT_HEAD_CHARS)}${"m".repeat(500)}${"t".repeat(OUTPUT_TAIL_CHARS)}`;
+	it(`a long output is cut with the answer to ${RECALL_CHARS} characters: its head, the middle counted, its last ${RECALL_TAIL_CHARS}`, () => {
+		const output = `${"h".repeat(RECALL_CHARS)}${"m".repeat(500)}${"t".repeat(RECALL_TAIL_CHARS)}`;
 		const long = sources([toolResult("t1", output)], events);
-		expect(printed("C1", long)).toBe(
-			`printed (${output.length} characters):\n${"h".repeat(OUTPUT_HEAD_CHARS)}\n… 500 characters left out …\n${"t".repeat(OUTPUT_TAIL_CHARS)}`,
+		const answer = recall("C1", long);
+		expect(answer).toHaveLength(RECALL_CHARS);
+		const [head, tail] = answer.split(/\n… \d+ characters left out …\n/);
+		expect(head).toMatch(
+			new RegExp(`^C1 \\(span 1, bash tool\\) exit 0:\nls\nprinted \\(${output.length} characters\\):\nh+$`),
 		);
+		expect(tail).toBe("t".repeat(RECALL_TAIL_CHARS));
+		const whole = `C1 (span 1, bash tool) exit 0:\nls\nprinted (${output.length} characters):\n${output}`;
+		const left = Number(answer.match(/… (\d+) characters left out …/)?.[1]);
+		expect((head ?? "").length + left + (tail ?? "").length).toBe(whole.length);
 	});
 });
 
@@ -142,5 +149,36 @@ describe("longhaul_recall: a user message", () => {
 		});
 		const s = sources([{ kind: "user", text: "never push" }, labeled(1, "rule"), labeled(2, "still a rule")], []);
 		expect(recall("u1", s)).toBe('u1 (labeled "rule" in span 1; labeled "still a rule" in span 2):\nnever push');
+	});
+});
+
+describe("longhaul_recall: one cap for every answer", () => {
+	it(`a 1 MB user message comes back as its head and tail, at most ${RECALL_CHARS} characters`, () => {
+		const text = `FIRST ${"u".repeat(1_000_000)} LAST`;
+		const answer = recall("u1", sources([{ kind: "user", text }], []));
+		expect(answer.length).toBeLessThanOrEqual(RECALL_CHARS);
+		expect(answer.startsWith("u1:\nFIRST uuu")).toBe(true);
+		expect(answer.endsWith("uuu LAST")).toBe(true);
+	});
+
+	it("a rule, a span and an unknown ref are capped the same way", () => {
+		const words = "never ".repeat(200_000);
+		const rule: Event = { type: "rule-added", data: { words, source: "u1" } };
+		const record: EntrySpec = {
+			kind: "raw",
+			value: {
+				type: "custom",
+				customType: "compaction-state.span",
+				data: {
+					v: 1,
+					span: 1,
+					compactionId: "e1",
+					commands: Array.from({ length: 5000 }, (_, i) => ({ id: `C${i + 1}`, command: "ls", exitCode: 0 })),
+				},
+			},
+		};
+		const s = sources([{ kind: "user", text: words }, record], [rule]);
+		for (const ref of ["R1", "1", "u1", `Z${"😀".repeat(5000)}`])
+			expect(recall(ref, s).length).toBeLessThanOrEqual(RECALL_CHARS);
 	});
 });

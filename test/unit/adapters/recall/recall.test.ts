@@ -1,11 +1,16 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { compactedIndex } from "../../../../src/adapters/recall/kept-index.js";
+import type { Passage } from "../../../../src/adapters/recall/passages.js";
 import { compactedPassages } from "../../../../src/adapters/recall/passages.js";
-import { MAX_RESULTS, searchPassages } from "../../../../src/adapters/recall/search.js";
+import { indexPassages, MAX_RESULTS, searchIndex } from "../../../../src/adapters/recall/search.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { Event } from "../../../../src/events/index.js";
 import { isTerminalSafe } from "../../../../src/projections/index.js";
-import { OUTPUT_HEAD_CHARS, OUTPUT_TAIL_CHARS, recall } from "../../../../src/projections/recall.js";
+import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../../src/projections/recall.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { leakedPiece, plantedKinds } from "../../../support/secrets.js";
 
 const thinking = (secret: string, text: string): Raw => ({
 	type: "message",
@@ -64,6 +69,10 @@ function session(extra: readonly Raw[] = [], extraEvents: readonly Event[] = [])
 	return foldEntries([{ type: "session", version: 3, id: "s" }, ...all]);
 }
 
+/** A query over the passages, as the tool answers it: the index, the search, each hit redacted whole. */
+const searchPassages = (query: string, passages: readonly Passage[]): Promise<string> =>
+	searchIndex(query, indexPassages(passages), createRedactor(true));
+
 describe("the compacted history", () => {
 	it("is the branch before the newest compaction's kept boundary: messages, never thinking", () => {
 		const text = compactedPassages(session())
@@ -86,29 +95,31 @@ describe("the compacted history", () => {
 		]);
 	});
 
-	it("is empty before any compaction", () => {
+	it("is empty before any compaction", async () => {
 		const folded = foldEntries([{ type: "session", version: 3, id: "s" }, ...chain([user("hello"), assistant("hi")])]);
 		expect(compactedPassages(folded)).toEqual([]);
-		expect(searchPassages("hello", [])).toBe("Nothing is compacted on this branch yet, so there is nothing to search.");
+		expect(await searchPassages("hello", [])).toBe(
+			"Nothing is compacted on this branch yet, so there is nothing to search.",
+		);
 	});
 });
 
 describe("longhaul_recall({ query })", () => {
-	it("finds an output line by its words, named by its command's id, with the line itself", () => {
-		const found = searchPassages("quokka watching", compactedPassages(session()));
+	it("finds an output line by its words, named by its command's id, with the line itself", async () => {
+		const found = await searchPassages("quokka watching", compactedPassages(session()));
 		expect(found.split("\n")[1]).toBe("C1 (span 1, u1):");
 		expect(found).toContain("  watching quokka files");
 	});
 
-	it("finds words of a user's own run, of the user and of the assistant, word prefixes too", () => {
+	it("finds words of a user's own run, of the user and of the assistant, word prefixes too", async () => {
 		const passages = compactedPassages(session());
-		expect(searchPassages("wombats", passages)).toContain("C2 (span 1, u2):\n  002_add_wombats.sql");
-		expect(searchPassages("migrat", passages)).toContain("u2 (span 1):\n  now list the migrations");
-		expect(searchPassages("SECRET-REASONING", passages)).toMatch(/^Nothing in the compacted history/);
-		expect(searchPassages("platypus", passages)).toMatch(/^Nothing in the compacted history/);
+		expect(await searchPassages("wombats", passages)).toContain("C2 (span 1, u2):\n  002_add_wombats.sql");
+		expect(await searchPassages("migrat", passages)).toContain("u2 (span 1):\n  now list the migrations");
+		expect(await searchPassages("SECRET-REASONING", passages)).toMatch(/^Nothing in the compacted history/);
+		expect(await searchPassages("platypus", passages)).toMatch(/^Nothing in the compacted history/);
 	});
 
-	it("ranks the passage holding more of the words first, and returns at most MAX_RESULTS", () => {
+	it("ranks the passage holding more of the words first, and returns at most MAX_RESULTS", async () => {
 		const noise = Array.from({ length: 20 }, (_, i) => [user(`deploy note ${i}`), assistant(`ok ${i}`)]).flat();
 		const raws = chain([...noise, user("deploy failed on staging region"), assistant("I see.")]);
 		const keptAt = raws.at(-1)?.id;
@@ -117,12 +128,12 @@ describe("longhaul_recall({ query })", () => {
 			...raws,
 			...chain([compaction(1, String(keptAt), [])], "c", String(keptAt)),
 		]);
-		const found = searchPassages("deploy staging region", compactedPassages(folded)).split("\n");
+		const found = (await searchPassages("deploy staging region", compactedPassages(folded))).split("\n");
 		expect(found[1]).toBe("u21 (span 1):");
 		expect(found.filter((line) => !line.startsWith("  ")).length - 1).toBe(MAX_RESULTS);
 	});
 
-	it("prints nothing a terminal would run: controls in the output are escaped", () => {
+	it("prints nothing a terminal would run: controls in the output are escaped", async () => {
 		const folded = session([bashCall("t9", "cat x"), toolResult("t9", "\u001b]0;owned\u0007 zebra")]);
 		const raws = [...folded.branch.map((e) => e.raw)];
 		const compactedAll = foldEntries([
@@ -130,9 +141,99 @@ describe("longhaul_recall({ query })", () => {
 			...raws,
 			...chain([compaction(2, "nowhere", [])], "d", String(raws.at(-1)?.id)),
 		]);
-		const found = searchPassages("zebra", compactedPassages(compactedAll));
+		const found = await searchPassages("zebra", compactedPassages(compactedAll));
 		expect(found).toContain("zebra");
 		expect(isTerminalSafe(found)).toBe(true);
+	});
+});
+
+/** The session with `extra` compacted too, under a second compaction that keeps nothing. */
+function compactedWith(extra: readonly Raw[]) {
+	const raws = [...session(extra).branch.map((e) => e.raw)];
+	return foldEntries([
+		{ type: "session", version: 3, id: "s" },
+		...raws,
+		...chain([compaction(2, "nowhere", [])], "d", String(raws.at(-1)?.id)),
+	]);
+}
+
+describe("longhaul_recall({ query }) reads as a reader sees", () => {
+	it("finds a word coloured by escape codes with a plain query", async () => {
+		const folded = compactedWith([bashCall("t9", "make"), toolResult("t9", "status: \u001b[31mRED\u001b[0m build")]);
+		const found = await searchPassages("red", compactedPassages(folded));
+		expect(found).toMatch(/^1 best/);
+		expect(found).toContain("  status: RED build");
+	});
+
+	it("finds an emoji and a word of a script written without spaces", async () => {
+		const folded = compactedWith([user("deploy went 🚀 today"), user("検索のテストを書いて")]);
+		const passages = compactedPassages(folded);
+		expect(await searchPassages("🚀", passages)).toContain("  deploy went 🚀 today");
+		expect(await searchPassages("テスト", passages)).toContain("  検索のテストを書いて");
+	});
+
+	it("cuts a shown line from the passage redacted whole: no piece of a secret beside the match", async () => {
+		await fc.assert(
+			fc.asyncProperty(plantedKinds["github token"] ?? fc.constant(undefined), async (planted) => {
+				if (planted === undefined) return;
+				// The shown line is cut 160 characters after the match: the token's body straddles that cut.
+				const line = `${"filler ".repeat(20)}zebra ${"x".repeat(134)} ${planted.text} ${"tail ".repeat(60)}`;
+				const folded = compactedWith([bashCall("t9", "env"), toolResult("t9", line)]);
+				const found = await searchPassages("zebra", compactedPassages(folded));
+				expect(found).toContain("zebra xxx");
+				expect(leakedPiece(found, planted)).toBeUndefined();
+			}),
+			{ numRuns: 20 },
+		);
+	});
+});
+
+describe("the kept search index", () => {
+	/** The index a recall takes of these entries, counting the folds it needed. */
+	const folds = { count: 0 };
+	const indexOf = (raws: readonly Raw[]) => {
+		const folded = foldEntries([{ type: "session", version: 3, id: "s" }, ...raws]);
+		return compactedIndex(folded.branch, () => {
+			folds.count++;
+			return folded;
+		});
+	};
+	/** A custom entry carrying one event, as `longhaul_remember` appends a note. */
+	const eventEntry = (id: string, parentId: string, seq: number, event: Event): Raw => ({
+		type: "custom",
+		customType: "compaction-state.event",
+		id,
+		parentId,
+		timestamp: "2026-01-01T00:00:00.000Z",
+		data: { stateFormat: 1, seq, event },
+	});
+
+	it("is reused, unfolded, for the same compaction on the same branch; a note after it changes nothing", () => {
+		const raws = session().branch.map((e) => e.raw);
+		const first = indexOf(raws);
+		const before = folds.count;
+		expect(indexOf(raws)).toBe(first);
+		const note = eventEntry("n1", String(raws.at(-1)?.id), 500, {
+			type: "note-remembered",
+			data: { text: "port 5433" },
+		});
+		expect(indexOf([...raws, note])).toBe(first);
+		expect(folds.count).toBe(before);
+	});
+
+	it("is built anew for another compaction, another copy of the entries, or an event after it that is not a note", () => {
+		const raws = session().branch.map((e) => e.raw);
+		const first = indexOf(raws);
+		const other = compactedWith([user("one more turn")]).branch.map((e) => e.raw);
+		expect(indexOf(other).passages.map((p) => p.text)).toContain("one more turn");
+		expect(indexOf(raws)).not.toBe(first);
+		const again = indexOf(raws);
+		const renamed = eventEntry("x1", String(raws.at(-1)?.id), 500, command("C9", "npm run dev", "t1"));
+		const rebuilt = indexOf([...raws, renamed]);
+		expect(rebuilt).not.toBe(again);
+		// The event gives t1 another id: a kept index would still name its output C1.
+		expect(rebuilt.passages.map((p) => p.name)).toContain("C9 (span 1, u1)");
+		expect(indexOf(raws.map((r) => ({ ...r })))).not.toBe(rebuilt);
 	});
 });
 
@@ -149,9 +250,10 @@ describe("longhaul_recall({ ref }) of a command", () => {
 		const folded = session([bashCall("t2", "npm test"), toolResult("t2", long)], [command("C3", "npm test", "t2")]);
 		const out = recall("C3", folded);
 		expect(out).toContain("HEAD-LINE");
-		expect(out).toContain("TAIL-LINE");
-		expect(out).toContain(`${long.length - OUTPUT_HEAD_CHARS - OUTPUT_TAIL_CHARS} characters left out`);
-		expect(out.length).toBeLessThan(OUTPUT_HEAD_CHARS + OUTPUT_TAIL_CHARS + 400);
+		expect(out.endsWith("\\x9b2J TAIL-LINE")).toBe(true);
+		expect(out).toMatch(/\n… \d+ characters left out …\n/);
+		expect(out.length).toBeLessThanOrEqual(RECALL_CHARS);
+		expect(out.split("characters left out …\n")[1]).toHaveLength(RECALL_TAIL_CHARS);
 		expect(isTerminalSafe(out)).toBe(true);
 	});
 });
