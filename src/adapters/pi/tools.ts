@@ -34,7 +34,7 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 			description:
 				"Keep a short note through every later compaction (a finding, a value, a decision's reason). " +
 				"The note is stored as N<n> in the session's state and handed to the next compaction.",
-			promptSnippet: "longhaul_remember: keep a short note through compactions",
+			promptSnippet: "Keep a short note through compactions",
 			promptGuidelines: [
 				"Use longhaul_remember for a fact a later turn will need after the context is compacted; keep the note short.",
 			],
@@ -62,7 +62,7 @@ export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Re
 				"Read what compaction removed from your context, changing nothing. ref: the detail behind a span number or " +
 				"an id (R, u, C with what the command printed, E, D, X, N). query: a ranked search of the compacted " +
 				"messages and tool outputs. Give exactly one.",
-			promptSnippet: "longhaul_recall: read what compaction removed, by ref (C7, R3, u12, span 4) or by query",
+			promptSnippet: "Read what compaction removed, by ref (C7, R3, u12, span 4) or by query",
 			promptGuidelines: [
 				"Use longhaul_recall with ref for an id or span the compacted state cites (C<n> also gives what the command printed), with query for anything from before the compaction that the summary does not show.",
 			],
