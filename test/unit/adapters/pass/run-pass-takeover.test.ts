@@ -191,8 +191,7 @@ describe("runPass taking over from another compactor", () => {
 			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
 		];
 		const sentence = [["Never commit generated files.", "u1"]];
-		const rulesOf = (out: { details: unknown }) =>
-			stateAfter(branch, out.details).rules.map((r) => [r.text, r.source]);
+		const rulesOf = (out: { details: unknown }) => stateAfter(branch, out.details).rules.map((r) => [r.text, r.source]);
 		const closeOf = (out: { details: unknown }) => stateAfter(branch, out.details).closes[0];
 		const narrativeLess = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
 		expect(rulesOf(narrativeLess)).toEqual(sentence);
