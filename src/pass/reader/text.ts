@@ -65,9 +65,21 @@ export interface ReadText {
 	readonly from: readonly number[];
 }
 
-/** Where each unit of `lowered` (`text` lowercased) came from: lowercasing may lengthen a character ("İ"). */
-function lowercaseOffsets(text: string, lowered: string): number[] {
-	if (lowered.length === text.length) return Array.from({ length: text.length }, (_, i) => i);
+/** Lowercase, with straight apostrophes. */
+function lowered(text: string): string {
+	return text.toLowerCase().replace(/[\u2018\u2019\u02bc\u2032]/g, "'");
+}
+
+/** Lowercase, straight apostrophes, and "dont" / "mustnt" spelled as the rule words they are. */
+function normalize(text: string): string {
+	return lowered(text)
+		.replace(/\bdont\b/g, "don't")
+		.replace(/\bmustnt\b/g, "mustn't");
+}
+
+/** Where each unit of `low` (`text` lowercased) came from: lowercasing may lengthen a character ("İ"). */
+function lowercaseOffsets(text: string, low: string): number[] {
+	if (low.length === text.length) return Array.from({ length: text.length }, (_, i) => i);
 	const from: number[] = [];
 	let offset = 0;
 	for (const char of text) {
@@ -77,46 +89,39 @@ function lowercaseOffsets(text: string, lowered: string): number[] {
 	return from;
 }
 
-/** "dont" and "mustnt", to be spelled as the rule words they are. */
-const UNSPELLED = /\bdont\b|\bmustnt\b/g;
-
-/**
- * Lowercase, straight apostrophes, and "dont" / "mustnt" spelled as the rule words they are; each unit keeps the
- * offset it came from (an added apostrophe, that of the "t" it stands before).
- */
-function normalize(text: string): ReadText {
-	const lowered = text.toLowerCase().replace(/[\u2018\u2019\u02bc\u2032]/g, "'");
-	const from = lowercaseOffsets(text, lowered);
-	const parts: string[] = [];
-	const offsets: number[] = [];
+/** Where each unit of `normalize(text)` came from; an apostrophe it adds, from the "t" it stands before. */
+function normalizedOffsets(text: string): number[] {
+	const low = lowered(text);
+	const from = lowercaseOffsets(text, low);
+	const out: number[] = [];
 	let done = 0;
-	for (const match of lowered.matchAll(UNSPELLED)) {
+	for (const match of low.matchAll(/\bdont\b|\bmustnt\b/g)) {
 		const t = (match.index ?? 0) + match[0].length - 1;
-		parts.push(lowered.slice(done, t), "'");
-		for (let i = done; i < t; i++) offsets.push(from[i] ?? i);
-		offsets.push(from[t] ?? t);
+		for (let i = done; i < t; i++) out.push(from[i] ?? i);
+		out.push(from[t] ?? t);
 		done = t;
 	}
-	if (done === 0) return { text: lowered, from };
-	parts.push(lowered.slice(done));
-	for (let i = done; i < from.length; i++) offsets.push(from[i] ?? i);
-	return { text: parts.join(""), from: offsets };
+	if (done === 0) return from;
+	for (let i = done; i < from.length; i++) out.push(from[i] ?? i);
+	return out;
 }
 
-/**
- * The user's own words (`ownWords`), lowercased, with every quoted passage and pasted output line blanked, and where
- * each unit came from in the message (blanking keeps every offset).
- */
-export function proseOf(text: string): ReadText {
-	const normalized = normalize(ownWords(text));
-	let out = normalized.text;
+/** Blanks every quoted passage and pasted output line, keeping every offset. */
+function blankQuoted(text: string): string {
+	let out = text;
 	for (const quote of QUOTED) out = out.replace(quote, spaces);
-	return { text: out.replace(OUTPUT_LINE, spaces), from: normalized.from };
+	return out.replace(OUTPUT_LINE, spaces);
 }
 
-/** The user's own words as the reader reads them (`proseOf`). */
+/** The user's own words (`ownWords`), lowercased, with every quoted passage and pasted output line blanked. */
 export function prose(text: string): string {
-	return proseOf(text).text;
+	return blankQuoted(normalize(ownWords(text)));
+}
+
+/** `prose`, with where each of its units came from in the message. */
+export function proseOf(text: string): ReadText {
+	const own = ownWords(text);
+	return { text: blankQuoted(normalize(own)), from: normalizedOffsets(own) };
 }
 
 /**
