@@ -381,6 +381,14 @@ describe("accepting labels when taking over", () => {
 			]);
 		});
 
+		it("a lift label withdraws every sentence of it, whatever becomes of the lift it names", () => {
+			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "lifts u2" }, ...rest]));
+			expect(lifted(out.events)).toEqual([
+				["R3", "u1"],
+				["R2", "u1"],
+			]);
+		});
+
 		it("`rule` without words is sent back, and its sentences stay in force", () => {
 			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "rule" }, ...rest]));
 			expect(out.defects.map((d) => [d.code, d.msg])).toEqual([["words-missing", "u1"]]);
