@@ -8,7 +8,7 @@ import { type Defect, defect } from "./defects.js";
 import { idsFrom } from "./ids.js";
 import { formatLabel, LABEL_FORMS, type Label, liftTargets, parseLabel, type Target } from "./labels.js";
 import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
-import { exactWords, pickNeedsWords, pickWords } from "./verify/earlier-words.js";
+import { exactWords, isReaderSentence, pickNeedsWords, pickRecords, pickWords } from "./verify/earlier-words.js";
 import { ownWords } from "./verify/own-words.js";
 import { type RecordedWords, ruleWords, WORDS_OVER, type WordsRefusal } from "./verify/rule-words.js";
 import { contentWords, readWithdrawal, type Withdrawing, withdrawsWords } from "./verify/withdrawal.js";
@@ -288,6 +288,7 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
 		const refusal = recorded.left;
 		if (refusal.kind === "drop") {
 			work.dropped.push({ item: msg.ref, reason: refusal.reason });
+			if (refusal.reason === "pick-words") recordPick(work, msg, false);
 			return true;
 		}
 		work.defects.push(defect(refusal.code, wordsNote(refusal.code, msg), msg.ref));
@@ -295,6 +296,8 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
 	}
 	for (const target of label.lifts) lift(work, msg, label, target);
 	const { text, source } = recorded.right;
+	// Words of its own replace the sentences an earlier pass recorded from the message for want of them.
+	if (source.ref === msg.ref) withdrawOwn(work, msg, (held) => held.text !== text && isReaderSentence(msg, held.text));
 	const same = (rule: { readonly text: string; readonly source: string }) =>
 		rule.source === source.ref && rule.text === text;
 	// As the reducer does: the same words from the same message are added once, and never again once lifted.
@@ -304,27 +307,30 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
 }
 
 /**
- * A standing pick left unlabeled or labeled `not a rule`: recorded whole, in message order, unless a rule from its
- * message is already in force or was lifted (an earlier pass judged it), or it is too long to record whole. Only an
- * unlabeled pick is asked whether it replaces an earlier rule: a reply can only add lifts to a `rule`.
+ * A standing pick left unlabeled or labeled `not a rule`, or over 600 characters with no exact words: recorded by
+ * itself (`pickRecords`), in message order, unless a rule from its message is already in force or was lifted (an
+ * earlier pass judged it). Only an unlabeled pick is asked whether it replaces an earlier rule: a reply can only add
+ * lifts to a `rule`.
  */
 function recordPick(work: Work, msg: UserMessage, unlabeled: boolean): void {
 	const judged = work.inForce.some((held) => held.source === msg.ref) || work.gone.some((g) => g.source === msg.ref);
-	const words = judged ? undefined : pickWords(msg);
-	if (words === undefined) return;
-	give(work, words.text, msg.ref);
-	if (unlabeled) work.recorded.push({ msg, words });
+	if (judged) return;
+	for (const words of pickRecords(msg)) {
+		give(work, words.text, msg.ref);
+		if (unlabeled) work.recorded.push({ msg, words });
+	}
 }
 
 /**
  * A message offered again and now labeled other than `rule`: the rules in force an earlier pass recorded from it
- * (a standing pick recorded while no answer verified) are withdrawn, as the model now judges it.
+ * (a standing pick recorded while no answer verified) are withdrawn, as the model now judges it; `which` of them,
+ * for a `rule` label.
  */
-function withdrawOwn(work: Work, msg: UserMessage): void {
+function withdrawOwn(work: Work, msg: UserMessage, which: (held: Held) => boolean = () => true): void {
 	if (!work.reopened.has(msg.ref)) return;
 	for (let i = work.inForce.length - 1; i >= 0; i--) {
 		const held = work.inForce[i];
-		if (held === undefined || held.given || held.source !== msg.ref) continue;
+		if (held === undefined || held.given || held.source !== msg.ref || !which(held)) continue;
 		work.inForce.splice(i, 1);
 		work.gone.push({ id: held.id, text: held.text, source: held.source, by: msg.ref });
 		work.events.push({ type: "rule-lifted", data: { target: held.id, by: msg.ref } });

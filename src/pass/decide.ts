@@ -5,7 +5,7 @@ import type { World } from "../events/world.js";
 import { evolve } from "../reducers/evolve.js";
 import type { State } from "../reducers/state.js";
 import { type Closed, type CloseKind, closeSpan } from "./close.js";
-import { standingEvents } from "./takeover.js";
+import { rereadRefs, standingEvents } from "./takeover.js";
 
 // The pass's decisions (emmett's decider): each is `(state, inputs) → events`, pure. The pass gathers the inputs
 // (the fold, the span, the World, the model's answers), calls these in order and appends what they decide; the
@@ -145,9 +145,20 @@ export interface Close {
 }
 
 /**
+ * The messages the close leaves unlabeled, for the next pass to offer again: those a whole close did not judge, or
+ * every one of a close short of whole, and those whose rules were recorded from the reader's sentences
+ * (`rereadRefs`). These come last, so the next pass's newest-`MAX_CARRIED` cap keeps them.
+ */
+function unlabeledOf(d: Decided, kind: CloseKind, toLabel: readonly UserMessage[], kept: readonly Event[]): string[] {
+	const reread = new Set(rereadRefs(kept, toLabel));
+	const refs = toLabel.map((u) => u.ref);
+	const unjudged = refs.filter((ref) => !reread.has(ref) && (kind !== "whole" || !d.labeled.has(ref)));
+	return [...unjudged, ...refs.filter((ref) => reread.has(ref))];
+}
+
+/**
  * Given the decisions and the span's facts: the close. A narrative-less close keeps only the picks; otherwise the
- * answers' narratives become one line. Messages a whole close did not judge, or every one of a close short of
- * whole, are left unlabeled for the next pass to offer again.
+ * answers' narratives become one line. The messages left unlabeled are `unlabeledOf`'s.
  */
 export function decideClose(d: Decided, facts: CloseFacts): Close {
 	const kind = closeKind(d, facts.empty);
@@ -155,14 +166,15 @@ export function decideClose(d: Decided, facts: CloseFacts): Close {
 	const answered = facts.empty
 		? [...d.accepted, { type: "narrative-line", data: { span: facts.span, text: EMPTY_SPAN_LINE } } satisfies Event]
 		: d.accepted;
+	const kept = kind === "narrative-less" ? d.picked : oneNarrative([...d.picked, ...answered], facts.span);
 	const closed = closeSpan({
 		state: facts.state,
 		span: facts.span,
 		ledger: facts.ledger,
 		world: facts.world,
-		accepted: kind === "narrative-less" ? d.picked : oneNarrative([...d.picked, ...answered], facts.span),
+		accepted: kept,
 		kind,
-		unlabeled: facts.toLabel.map((u) => u.ref).filter((ref) => kind !== "whole" || !d.labeled.has(ref)),
+		unlabeled: unlabeledOf(d, kind, facts.toLabel, kept),
 		reason,
 		summaryChars: facts.summaryChars,
 	});

@@ -1,8 +1,21 @@
 import type { UserMessage } from "../events/messages.js";
 import { EXCEPTIONS, type Exception, exceptionAt, FOR_NOW, type RuleWordAt } from "./reader/exceptions.js";
-import { firstSpoken, prose, sentences, statement, type Token, tokenize, unrelayed, wordAt } from "./reader/text.js";
+import {
+	firstSpoken,
+	prose,
+	proseOf,
+	type ReadText,
+	sentenceRegions,
+	sentences,
+	statement,
+	type Token,
+	tokenize,
+	unrelayed,
+	wordAt,
+} from "./reader/text.js";
 import { is, isCount, isPlural, type WordClass } from "./reader/words.js";
 import { WITHDRAWAL_PHRASES } from "./verify/withdrawal.js";
+import type { Region } from "./verify/words.js";
 
 /*
  * The takeover's standing-rule reader (seed, "Taking over from another compactor"), read for its purpose: a clause
@@ -228,6 +241,26 @@ function sentenceIsRule(sentence: string, exceptions: readonly Exception[]): boo
  */
 export function readsAsStandingRule(text: string, exceptions: readonly Exception[] = EXCEPTIONS): boolean {
 	return sentences(prose(text)).some((sentence) => sentenceIsRule(sentence, exceptions));
+}
+
+/** Where the prose region `region` stands in the message `read` was made from: first unit to last whole character. */
+function inMessage(read: ReadText, message: string, region: Region): Region {
+	const start = read.from[region.start] ?? region.start;
+	const last = read.from[region.end - 1] ?? region.end - 1;
+	const point = message.codePointAt(last) ?? 0;
+	return { start, end: last + (point > 0xffff ? 2 : 1) };
+}
+
+/**
+ * Where the sentences the reader reads as rules stand in `text`, in order: each a run of the user's own characters
+ * as they stand in the message (white space, quote marks and case untouched), from the sentence's first character
+ * to its last. The reader judges a sentence by its own words; the run holds what it judged them in.
+ */
+export function ruleSentences(text: string, exceptions: readonly Exception[] = EXCEPTIONS): Region[] {
+	const read = proseOf(text);
+	return sentenceRegions(read.text)
+		.filter((region) => sentenceIsRule(read.text.slice(region.start, region.end), exceptions))
+		.map((region) => inMessage(read, text, region));
 }
 
 /** The earlier user messages that read as standing rules, in message order. */

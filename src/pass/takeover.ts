@@ -10,7 +10,7 @@ import { idsFrom } from "./ids.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "./prompt.js";
 import { judgedUntil, newestCompaction, type SpanSlice } from "./span.js";
 import { standingRules } from "./standing-rules.js";
-import { pickWords } from "./verify/earlier-words.js";
+import { isReaderSentence, pickRecords } from "./verify/earlier-words.js";
 
 /**
  * A pass that takes over from another compactor (seed, Taking over from another compactor): the newest compaction
@@ -63,16 +63,36 @@ export function takeoverOf(folded: Folded, slice: SpanSlice): Takeover | undefin
 
 /**
  * The rules the standing picks record by themselves, for a pass whose answer for them never verified: each pick
- * whole, in message order, unless a rule from its message is already in force or was lifted, or it is over 600
- * characters (`pickWords`: only a label's exact words record a long pick).
+ * whole, in message order, unless a rule from its message is already in force or was lifted; a pick over 600
+ * characters, the sentences the reader read as rules (`pickRecords`), each offered for a label again (`rereadRefs`).
  */
 export function standingEvents(state: State, standing: readonly UserMessage[]): Event[] {
 	const judged = new Set([...state.rules, ...state.lifted].map((rule) => rule.source));
 	const id = idsFrom(state.next, "R");
-	return standing.flatMap((msg): Event[] => {
-		const words = judged.has(msg.ref) ? undefined : pickWords(msg);
-		return words === undefined ? [] : [{ type: "rule-added", data: { id: id(), words: words.text, source: msg.ref } }];
-	});
+	return standing.flatMap((msg): Event[] =>
+		judged.has(msg.ref)
+			? []
+			: pickRecords(msg).map((words) => ({
+					type: "rule-added",
+					data: { id: id(), words: words.text, source: msg.ref },
+				})),
+	);
+}
+
+/**
+ * The messages of `offered` whose rules `events` recorded from the reader's sentences, for want of a label's exact
+ * words (`isReaderSentence`): the close leaves them unlabeled, so the next pass offers them for a label again, as it
+ * does the messages of a narrative-less close.
+ */
+export function rereadRefs(events: readonly Event[], offered: readonly UserMessage[]): string[] {
+	const byRef = new Map(offered.map((u) => [u.ref, u]));
+	const refs = new Set<string>();
+	for (const event of events) {
+		if (event.type !== "rule-added") continue;
+		const msg = byRef.get(event.data.source);
+		if (msg !== undefined && isReaderSentence(msg, event.data.words)) refs.add(msg.ref);
+	}
+	return [...refs];
 }
 
 /** What a pass's first call offers besides its chunk's messages: carried messages and, taking over, earlier ones. */

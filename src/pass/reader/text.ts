@@ -1,4 +1,5 @@
 import { ownWords } from "../verify/own-words.js";
+import { type Region, trimRegion } from "../verify/words.js";
 import { is } from "./words.js";
 
 /*
@@ -58,20 +59,69 @@ const OUTPUT_LINE =
 
 const spaces = (text: string): string => text.replace(/[^\n]/g, " ");
 
+/** A text the reader reads, made from a message: `from[i]` is the offset in the message that `text[i]` came from. */
+export interface ReadText {
+	readonly text: string;
+	readonly from: readonly number[];
+}
+
+/** Lowercase, with straight apostrophes. */
+function lowered(text: string): string {
+	return text.toLowerCase().replace(/[\u2018\u2019\u02bc\u2032]/g, "'");
+}
+
 /** Lowercase, straight apostrophes, and "dont" / "mustnt" spelled as the rule words they are. */
 function normalize(text: string): string {
-	return text
-		.toLowerCase()
-		.replace(/[\u2018\u2019\u02bc\u2032]/g, "'")
+	return lowered(text)
 		.replace(/\bdont\b/g, "don't")
 		.replace(/\bmustnt\b/g, "mustn't");
 }
 
-/** The user's own words (`ownWords`), lowercased, with every quoted passage and pasted output line blanked. */
-export function prose(text: string): string {
-	let out = normalize(ownWords(text));
+/** Where each unit of `low` (`text` lowercased) came from: lowercasing may lengthen a character ("İ"). */
+function lowercaseOffsets(text: string, low: string): number[] {
+	if (low.length === text.length) return Array.from({ length: text.length }, (_, i) => i);
+	const from: number[] = [];
+	let offset = 0;
+	for (const char of text) {
+		for (let unit = 0; unit < char.toLowerCase().length; unit++) from.push(offset);
+		offset += char.length;
+	}
+	return from;
+}
+
+/** Where each unit of `normalize(text)` came from; an apostrophe it adds, from the "t" it stands before. */
+function normalizedOffsets(text: string): number[] {
+	const low = lowered(text);
+	const from = lowercaseOffsets(text, low);
+	const out: number[] = [];
+	let done = 0;
+	for (const match of low.matchAll(/\bdont\b|\bmustnt\b/g)) {
+		const t = (match.index ?? 0) + match[0].length - 1;
+		for (let i = done; i < t; i++) out.push(from[i] ?? i);
+		out.push(from[t] ?? t);
+		done = t;
+	}
+	if (done === 0) return from;
+	for (let i = done; i < from.length; i++) out.push(from[i] ?? i);
+	return out;
+}
+
+/** Blanks every quoted passage and pasted output line, keeping every offset. */
+function blankQuoted(text: string): string {
+	let out = text;
 	for (const quote of QUOTED) out = out.replace(quote, spaces);
 	return out.replace(OUTPUT_LINE, spaces);
+}
+
+/** The user's own words (`ownWords`), lowercased, with every quoted passage and pasted output line blanked. */
+export function prose(text: string): string {
+	return blankQuoted(normalize(ownWords(text)));
+}
+
+/** `prose`, with where each of its units came from in the message. */
+export function proseOf(text: string): ReadText {
+	const own = ownWords(text);
+	return { text: blankQuoted(normalize(own)), from: normalizedOffsets(own) };
 }
 
 /**
@@ -111,17 +161,22 @@ function abbreviationEndsAt(text: string, end: number): boolean {
 	return ABBREVIATIONS.has(word.replace(/^\.+/, ""));
 }
 
-export function sentences(text: string): string[] {
-	const out: string[] = [];
+/** Where the sentences of `text` stand in it, each without the white space at its ends. */
+export function sentenceRegions(text: string): Region[] {
+	const out: Region[] = [];
 	let from = 0;
 	for (const match of text.matchAll(SENTENCE_END)) {
 		const at = match.index ?? 0;
 		if (match[0] === "." && abbreviationEndsAt(text, at)) continue;
-		out.push(text.slice(from, at + match[0].length));
+		out.push(trimRegion(text, { start: from, end: at + match[0].length }));
 		from = at + match[0].length;
 	}
-	out.push(text.slice(from));
-	return out.map((sentence) => sentence.trim()).filter((sentence) => sentence !== "");
+	out.push(trimRegion(text, { start: from, end: text.length }));
+	return out.filter((region) => region.end > region.start);
+}
+
+export function sentences(text: string): string[] {
+	return sentenceRegions(text).map((region) => text.slice(region.start, region.end));
 }
 
 /** A closing tag that asks for no answer but an acknowledgement: "never push to main, ok?". */

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { UserMessage } from "../../../src/events/messages.js";
-import { readsAsStandingRule, standingRules } from "../../../src/pass/standing-rules.js";
+import { proseOf } from "../../../src/pass/reader/text.js";
+import { readsAsStandingRule, ruleSentences, standingRules } from "../../../src/pass/standing-rules.js";
 import { law } from "../../properties/laws.js";
 
 type Row = readonly [text: string, standing: boolean, why: string];
@@ -291,5 +292,72 @@ describe("laws of the standing-rule reader", () => {
 						.join("\n"),
 				),
 		);
+	});
+});
+
+describe("the sentences the reader reads as rules", () => {
+	const read = (text: string) => ruleSentences(text).map((r) => text.slice(r.start, r.end));
+
+	it("are runs of the user's own characters: case, inner white space and quote marks as typed", () => {
+		const text = "ok, that works.  Never  use \u201ctabs\u201d in\tthe parser!\nwe tried it yesterday.";
+		expect(read(text)).toEqual(["Never  use \u201ctabs\u201d in\tthe parser!"]);
+	});
+
+	it("keep a 'dont' as typed, though the reader reads it as \"don't\"", () => {
+		expect(read("looked fine. Dont push to main. mustnt skip lint\nthanks")).toEqual([
+			"Dont push to main.",
+			"mustnt skip lint",
+		]);
+	});
+
+	it("stand where the message has them when lowercasing lengthens a character before them, and end on whole characters", () => {
+		expect(read("\u0130stanbul was fun. Never ship on a Friday \u{1f680}")).toEqual([
+			"Never ship on a Friday \u{1f680}",
+		]);
+		expect(read("Never ship on a Friday \u{1f680}")).toEqual(["Never ship on a Friday \u{1f680}"]);
+	});
+
+	it("leave out questions, quoted and pasted text, and sentences with no rule", () => {
+		const text = [
+			"should we never use tabs?",
+			"> never push to main",
+			"```",
+			"never deploy on Friday",
+			"```",
+			"Error: you must provide a token",
+			"the build never finishes. always run the linter first.",
+		].join("\n");
+		expect(read(text)).toEqual(["always run the linter first."]);
+	});
+
+	const specials = ["dont", "\u0130", "\u{1f680}", "\u201c", "\u201d", "  ", "\t", "\u2019", "e.g.", "```", "> "];
+	const hostile = fc.oneof(
+		fc.string(),
+		fc.string({ unit: "binary" }),
+		fc.array(fc.constantFrom(...PIECES, ...specials), { maxLength: 24 }).map((pieces) => pieces.join(" ")),
+	);
+
+	it("law: ordered, disjoint, trimmed runs on whole characters, found exactly when the reader reads the message as a rule", () => {
+		law([hostile], (text) => {
+			const regions = ruleSentences(text);
+			const ordered = regions.every((r, i) => r.start < r.end && (i === 0 || (regions[i - 1]?.end ?? 0) <= r.start));
+			const whole = regions.every((r) => {
+				const first = text.charCodeAt(r.start);
+				const last = text.charCodeAt(r.end - 1);
+				const run = text.slice(r.start, r.end);
+				return !(first >= 0xdc00 && first <= 0xdfff) && !(last >= 0xd800 && last <= 0xdbff) && run.trim() === run;
+			});
+			return ordered && whole && regions.length > 0 === readsAsStandingRule(text);
+		});
+	});
+
+	it("law: every unit the reader reads comes from the message, in order", () => {
+		law([hostile], (text) => {
+			const { text: read, from } = proseOf(text);
+			return (
+				from.length === read.length &&
+				from.every((at, i) => at >= 0 && at < text.length && (i === 0 || (from[i - 1] ?? 0) <= at))
+			);
+		});
 	});
 });

@@ -4,7 +4,7 @@ import { type AcceptContext, acceptAnswer } from "../../../src/pass/accept.js";
 import type { RawAnswer, RawLabel } from "../../../src/pass/answer.js";
 import { derivedSpan, sliceSpan } from "../../../src/pass/span.js";
 import { offerOf, standingEvents, takeoverOf } from "../../../src/pass/takeover.js";
-import { exactWords, pickWords } from "../../../src/pass/verify/earlier-words.js";
+import { exactWords, pickRecords, pickWords } from "../../../src/pass/verify/earlier-words.js";
 import { evolve, foldEntries, initialState, type State } from "../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../support/entries.js";
 
@@ -149,12 +149,25 @@ describe("the words a takeover records", () => {
 		expect(pickWords({ ref: "u1", entryId: "e1", text })?.text).toBe("never touch the vendored code");
 	});
 
-	it("a pick over 600 characters records nothing by itself, so no pasted message becomes a permanent rule", () => {
+	it("a pick over 600 characters records by itself only the sentences the reader reads as rules, never the paste", () => {
 		const at600 = { ref: "u1", entryId: "e1", text: `never ${"x".repeat(594)}` };
-		const over = { ref: "u2", entryId: "e2", text: `never ${"x".repeat(595)}` };
+		const paste = `${"Error: Invalid hex color: #000cc\n    at hexToRgb (theme.ts:148:9)\n".repeat(10)}`;
+		const over = { ref: "u2", entryId: "e2", text: `it crashed again.  Invalid themes must NEVER explode\n\n${paste}` };
 		expect(pickWords(at600)?.text).toBe(at600.text);
 		expect(pickWords(over)).toBeUndefined();
-		expect(standingEvents(initialState, [over])).toEqual([]);
+		expect(pickRecords(over).map((r) => r.text)).toEqual(["Invalid themes must NEVER explode"]);
+		expect(standingEvents(initialState, [at600, over])).toEqual([
+			{ type: "rule-added", data: { id: "R1", words: at600.text, source: "u1" } },
+			{ type: "rule-added", data: { id: "R2", words: "Invalid themes must NEVER explode", source: "u2" } },
+		]);
+	});
+
+	it("a long pick records each rule sentence once, and nothing when the reader reads none of its own sentences", () => {
+		const twice = { ref: "u1", entryId: "e1", text: `${"never push to main. ".repeat(40)}ok` };
+		expect(pickRecords(twice).map((r) => r.text)).toEqual(["never push to main."]);
+		expect(standingEvents(initialState, [twice])).toHaveLength(1);
+		const quoted = { ref: "u2", entryId: "e2", text: `> never push to main\n${"the log says so. ".repeat(40)}` };
+		expect(pickRecords(quoted)).toEqual([]);
 	});
 
 	it("exact words stand in the message on word boundaries, or record nothing", () => {
@@ -286,11 +299,12 @@ describe("accepting labels when taking over", () => {
 		expect(lifted(reopened.events)).toEqual([]);
 	});
 
-	it("a pick over 600 characters is recorded only from exact words a label gives, else left out without a defect", () => {
+	it("a pick over 600 characters is recorded from exact words a label gives, else from the reader's sentences without a defect", () => {
 		const long = `${"we looked at the logs together. ".repeat(20)}Never commit generated files.`;
 		const ctx = context([long, "go on"], { standing: new Set(["u1"]), reopened: new Set(["u1"]) });
+		const sentence = [["Never commit generated files.", "u1"]];
 		const unlabeled = acceptAnswer(ctx, answer([{ msg: "u2", label: "not a rule" }]));
-		expect(added(unlabeled.events)).toEqual([]);
+		expect(added(unlabeled.events)).toEqual(sentence);
 		expect(unlabeled.defects).toEqual([]);
 		const noWords = acceptAnswer(
 			ctx,
@@ -299,7 +313,7 @@ describe("accepting labels when taking over", () => {
 				{ msg: "u2", label: "not a rule" },
 			]),
 		);
-		expect(added(noWords.events)).toEqual([]);
+		expect(added(noWords.events)).toEqual(sentence);
 		expect(noWords.defects).toEqual([]);
 		expect(noWords.dropped).toEqual([{ item: "u1", reason: "pick-words" }]);
 		const inside = acceptAnswer(
@@ -309,16 +323,77 @@ describe("accepting labels when taking over", () => {
 				{ msg: "u2", label: "not a rule" },
 			]),
 		);
-		expect(added(inside.events)).toEqual([]);
+		expect(added(inside.events)).toEqual(sentence);
 		expect(inside.defects).toEqual([]);
 		const exact = acceptAnswer(
 			ctx,
 			answer([
-				{ msg: "u1", label: "rule", words: "Never commit generated files." },
+				{ msg: "u1", label: "rule", words: "Never commit generated" },
 				{ msg: "u2", label: "not a rule" },
 			]),
 		);
-		expect(added(exact.events)).toEqual([["Never commit generated files.", "u1"]]);
+		expect(added(exact.events)).toEqual([["Never commit generated", "u1"]]);
+		const oneOff = acceptAnswer(
+			ctx,
+			answer([
+				{ msg: "u1", label: "one-off" },
+				{ msg: "u2", label: "not a rule" },
+			]),
+		);
+		expect(added(oneOff.events)).toEqual([]);
+	});
+
+	describe("a long message whose reader sentences are in force, offered again", () => {
+		const long = `${"we looked at the logs together. ".repeat(20)}Never commit generated files. Always run lint.`;
+		const state = evolve(initialState, [
+			{ seq: null, event: { type: "rule-added", data: { words: "never use tabs", source: "u2" } } },
+			{ seq: null, event: { type: "rule-added", data: { words: "Never commit generated files.", source: "u1" } } },
+			{ seq: null, event: { type: "rule-added", data: { words: "Always run lint.", source: "u1" } } },
+		]);
+		const ctx = context([long, "never use tabs", "go on"], { reopened: new Set(["u1"]) }, state);
+		const rest = [
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u3", label: "not a rule" },
+		];
+
+		it("`rule` with verified words replaces its sentences: they are lifted, the words recorded with the next id", () => {
+			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "rule", words: "Never commit generated" }, ...rest]));
+			expect(lifted(out.events)).toEqual([
+				["R3", "u1"],
+				["R2", "u1"],
+			]);
+			expect(out.events.filter((e) => e.type === "rule-added")).toEqual([
+				{ type: "rule-added", data: { id: "R4", words: "Never commit generated", source: "u1" } },
+			]);
+		});
+
+		it("`rule` whose words are one of its sentences keeps that one and lifts the others", () => {
+			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "rule", words: "Always run lint." }, ...rest]));
+			expect(lifted(out.events)).toEqual([["R2", "u1"]]);
+			expect(added(out.events)).toEqual([]);
+		});
+
+		it("`one-off` withdraws every sentence of it, and a rule of another message stays", () => {
+			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "one-off" }, ...rest]));
+			expect(lifted(out.events)).toEqual([
+				["R3", "u1"],
+				["R2", "u1"],
+			]);
+		});
+
+		it("a lift label withdraws every sentence of it, whatever becomes of the lift it names", () => {
+			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "lifts u2" }, ...rest]));
+			expect(lifted(out.events)).toEqual([
+				["R3", "u1"],
+				["R2", "u1"],
+			]);
+		});
+
+		it("`rule` without words is sent back, and its sentences stay in force", () => {
+			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "rule" }, ...rest]));
+			expect(out.defects.map((d) => [d.code, d.msg])).toEqual([["words-missing", "u1"]]);
+			expect(lifted(out.events)).toEqual([]);
+		});
 	});
 
 	it("a one-off label withdraws nothing on a message that is not offered again", () => {

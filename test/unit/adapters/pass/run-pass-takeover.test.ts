@@ -182,7 +182,7 @@ describe("runPass taking over from another compactor", () => {
 		expect(stateAfter(next, oneOff.details).lifted).toMatchObject([{ id: "R1", source: "u1", by: "u1" }]);
 	});
 
-	it("a pick over 600 characters is recorded only from a label's exact words, never whole", async () => {
+	it("a pick over 600 characters is recorded from a label's exact words, else from the reader's sentences, never whole", async () => {
 		const pasted = `${"we went over the build output at length today. ".repeat(16)}Never commit generated files.`;
 		expect(pasted.length).toBeGreaterThan(600);
 		const branch = [
@@ -190,25 +190,29 @@ describe("runPass taking over from another compactor", () => {
 			piCompaction("p1", "e2", "e2", "summary"),
 			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
 		];
+		const sentence = [["Never commit generated files.", "u1"]];
+		const rulesOf = (out: { details: unknown }) => stateAfter(branch, out.details).rules.map((r) => [r.text, r.source]);
+		const closeOf = (out: { details: unknown }) => stateAfter(branch, out.details).closes[0];
 		const narrativeLess = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
-		expect(stateAfter(branch, narrativeLess.details).rules).toEqual([]);
+		expect(rulesOf(narrativeLess)).toEqual(sentence);
 		const unlabeled = await runPass(request(branch, "f3"), caps([answer(notRules("u2", "u3"))]).capabilities);
-		expect(stateAfter(branch, unlabeled.details).rules).toEqual([]);
+		expect(rulesOf(unlabeled)).toEqual(sentence);
+		expect(closeOf(unlabeled)).toMatchObject({ kind: "whole", unlabeled: ["u1"] });
 		const inside = await runPass(
 			request(branch, "f3"),
 			caps([answer([{ msg: "u1", label: "rule", words: "ever commit generated files." }, ...notRules("u2", "u3")])])
 				.capabilities,
 		);
 		expect(inside.calls).toHaveLength(1);
-		expect(stateAfter(branch, inside.details).rules).toEqual([]);
+		expect(rulesOf(inside)).toEqual(sentence);
+		expect(closeOf(inside)).toMatchObject({ kind: "whole", unlabeled: ["u1"] });
 		const exact = await runPass(
 			request(branch, "f3"),
-			caps([answer([{ msg: "u1", label: "rule", words: "Never commit generated files." }, ...notRules("u2", "u3")])])
+			caps([answer([{ msg: "u1", label: "rule", words: "Never commit generated" }, ...notRules("u2", "u3")])])
 				.capabilities,
 		);
-		expect(stateAfter(branch, exact.details).rules.map((r) => [r.text, r.source])).toEqual([
-			["Never commit generated files.", "u1"],
-		]);
+		expect(rulesOf(exact)).toEqual([["Never commit generated", "u1"]]);
+		expect(closeOf(exact)).toMatchObject({ kind: "whole", unlabeled: [] });
 	});
 
 	it("a chunk that never verifies still leaves the picks it offered recorded (partial close)", async () => {
