@@ -1,10 +1,13 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type AcceptContext, type Accepted, acceptAnswer } from "../../pass/accept.js";
-import { type RawAnswer, readAnswer } from "../../pass/answer.js";
+import { type RawAnswer, readRelaxedAnswer } from "../../pass/answer.js";
 import { type Defect, retryNote } from "../../pass/defects.js";
 import type { Prompt } from "../../pass/prompt.js";
 import { renderQuestions } from "../../pass/questions.js";
+import { type Repaired, repairAnswer } from "../../pass/repair.js";
 import { applyReplies } from "../../pass/replies.js";
+import { cleanWords } from "../../pass/verify/rule-words.js";
+import { looseOccurrences } from "../../pass/verify/words.js";
 import type { ModelReply, PassModel } from "./model.js";
 
 /** The first output budget of a diff call, in tokens. */
@@ -87,13 +90,17 @@ interface Parsed {
 	readonly answer: RawAnswer | undefined;
 	readonly accepted: Accepted | undefined;
 	readonly defects: readonly Defect[];
+	/** What the repair cut or left out to bring the answer within the schema's bounds. */
+	readonly cuts: Repaired["cuts"];
 }
 
+/** Reads a reply, repairing what ran past a bound code can bring back (see repair.ts), and accepts it. */
 function parse(ctx: AcceptContext, text: string): Parsed {
-	const read = readAnswer(text);
-	if (E.isLeft(read)) return { answer: undefined, accepted: undefined, defects: [read.left] };
-	const accepted = acceptAnswer(ctx, read.right);
-	return { answer: read.right, accepted, defects: accepted.defects };
+	const read = readRelaxedAnswer(text);
+	if (E.isLeft(read)) return { answer: undefined, accepted: undefined, defects: [read.left], cuts: [] };
+	const { answer, cuts } = repairAnswer(read.right);
+	const accepted = acceptAnswer(ctx, answer);
+	return { answer, accepted, defects: accepted.defects, cuts };
 }
 
 function trace(
@@ -131,16 +138,19 @@ function better(a: Parsed | undefined, b: Parsed): Parsed {
 
 /**
  * The diff of one chunk (seed, Diff and When the diff fails): one call; an answer cut at the output limit with
- * nothing usable is asked again with twice the budget; a format defect is retried once with a note while the parsed
- * answer is kept; lift questions get one more call once the answer is settled (never after a call that threw).
+ * nothing usable is asked again with twice the budget; an answer past a bound code can repair (within twice it) is
+ * repaired, not retried, and a short rule message's words found nowhere are ignored (both deliberate extensions of
+ * the seed); a format defect is retried once with a note while the parsed answer is kept; lift questions get one
+ * more call once the answer is settled (never after a call that threw).
  */
 export async function diffChunk(
 	model: PassModel,
 	prompt: Prompt,
-	ctx: AcceptContext,
+	chunkCtx: AcceptContext,
 	options: { readonly retryNoteChars: number; readonly signal: AbortSignal; readonly now: () => number },
 ): Promise<ChunkDiff> {
 	const { signal, now } = options;
+	const ctx: AcceptContext = { ...chunkCtx, unwrittenWhole: true };
 	const calls: CallTrace[] = [];
 	let budget = Math.min(FIRST_BUDGET, model.maxTokens);
 	let got = await ask(model, prompt.system, prompt.user, budget, signal, now);
@@ -178,15 +188,23 @@ export async function diffChunk(
 		options,
 		calls,
 	);
-	return { accepted, reason: null, calls, rejectedQuotes: rejectedQuotes(kept.answer, accepted) };
+	return {
+		accepted: { ...accepted, dropped: [...kept.cuts, ...accepted.dropped] },
+		reason: null,
+		calls,
+		rejectedQuotes: rejectedQuotes(kept.answer, accepted),
+	};
 }
 
-/** The `words` of the answer's labels that no rule the answer recorded holds. */
+/** The `words` of the answer's labels that no rule the answer recorded holds (as `ruleWords` finds words). */
 function rejectedQuotes(answer: RawAnswer, accepted: Accepted): string[] {
 	const recorded = accepted.events.flatMap((e) => (e.type === "rule-added" ? [e.data.words] : []));
-	return answer.labels.flatMap((label) =>
-		label.words !== undefined && !recorded.some((words) => words.includes(label.words ?? "")) ? [label.words] : [],
-	);
+	const holds = (words: string, given: string) =>
+		looseOccurrences(words, cleanWords(given), { start: 0, end: words.length }).length > 0;
+	return answer.labels.flatMap((label) => {
+		const given = label.words;
+		return given !== undefined && !recorded.some((words) => holds(words, given)) ? [given] : [];
+	});
 }
 
 /** Asks the lift questions once, when there are any and the last call did not throw; else accepts as final. */
