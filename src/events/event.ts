@@ -17,6 +17,8 @@ import {
 import { WorldCodec } from "./world.js";
 
 const Evidence = t.array(EvidenceId);
+/** A decision may also cite the user message that stated it (a requirement the user gave for what is built). */
+const DecisionEvidence = t.array(t.union([EvidenceId, UserRef]));
 const ExitCode = t.union([t.number, t.null]);
 
 /**
@@ -47,10 +49,10 @@ const codecs = {
 		type: t.literal("rule-lifted"),
 		data: t.strict({ target: t.union([RuleId, UserRef]), by: UserRef }),
 	}),
-	/** A decision taken in the span, with the ledger ids that back it. */
+	/** A decision taken in the span, with the ledger ids (or the user's message `u<n>`) that back it. */
 	"decision-made": event({
 		type: t.literal("decision-made"),
-		data: withId({ text: t.string, evidence: Evidence }, DecisionId),
+		data: withId({ text: t.string, evidence: DecisionEvidence }, DecisionId),
 	}),
 	/** An approach that failed and should not be tried again, with the ledger ids that show it. */
 	"dead-end-found": event({

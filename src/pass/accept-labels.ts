@@ -29,7 +29,9 @@ export type DropReason =
 	| "unknown-turn"
 	| "value-not-in-turn"
 	| "value-is-secret"
-	| "empty-text";
+	| "empty-text"
+	| "past-count"
+	| "cut-text";
 
 /** An item left out: where it was (ids and positions, never text) and why. */
 export interface Dropped {
@@ -51,6 +53,11 @@ export interface LabelContext {
 	readonly excerpted?: ReadonlySet<string>;
 	/** Messages offered again (carried, or earlier ones in a takeover): a label other than `rule` withdraws their rules in force. */
 	readonly reopened?: ReadonlySet<string>;
+	/**
+	 * Single mode: a `rule` on a message of at most 300 characters whose words stand in no user message records the
+	 * message whole instead of sending the words back (a deliberate exception; turns mode keeps its gate).
+	 */
+	readonly unwrittenWhole?: boolean;
 }
 
 /** What the labels of one answer come to. */
@@ -95,6 +102,7 @@ interface Work {
 	readonly standing: ReadonlySet<string>;
 	readonly excerpted: ReadonlySet<string>;
 	readonly reopened: ReadonlySet<string>;
+	readonly unwrittenWhole: boolean;
 	readonly inForce: Held[];
 	readonly gone: Gone[];
 	/** The ids of the rules this answer gives, from the state's counter (SPEC 8.7). */
@@ -269,7 +277,7 @@ function recordedWords(work: Work, msg: UserMessage, words: string | undefined):
 		if (exact !== undefined) return E.right(exact);
 		return E.left({ kind: "drop", reason: longPick ? "pick-words" : "excerpt-words" });
 	}
-	const found = ruleWords(msg, words, work.branch);
+	const found = ruleWords(msg, words, work.branch, work.unwrittenWhole);
 	const whole = E.isLeft(found) && work.standing.has(msg.ref) ? pickWords(msg) : undefined;
 	return whole === undefined ? found : E.right(whole);
 }
@@ -417,6 +425,7 @@ export function acceptLabels(ctx: LabelContext, labels: readonly RawLabel[], fin
 		standing: ctx.standing ?? NONE,
 		excerpted: ctx.excerpted ?? NONE,
 		reopened: ctx.reopened ?? NONE,
+		unwrittenWhole: ctx.unwrittenWhole === true,
 		inForce: ctx.state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source, given: false })),
 		gone: ctx.state.lifted.map((r) => ({ id: r.id, text: r.text, source: r.source, by: r.by })),
 		ruleId: idsFrom(ctx.state.next, "R"),

@@ -48,12 +48,14 @@ function findings(kind: "decisions" | "deadEnds", ctx: AcceptContext, answer: Ra
 	const type = kind === "decisions" ? "decision-made" : "dead-end-found";
 	const id = idsFrom(ctx.state.next, kind === "decisions" ? "D" : "X");
 	const out: Findings = { events: [], dropped: [] };
+	// A decision may record a requirement the user stated, backed by the message of the span that states it.
+	const sources = new Set([...ctx.ledger, ...ctx.toLabel.map((u) => u.ref)]);
 	answer[kind].forEach((finding, index) => {
 		if (finding.text === "") {
 			out.dropped.push({ item: `${kind}[${index}]`, reason: "empty-text" });
 			return;
 		}
-		const { kept, unknown } = knownEvidence(finding.evidence, ctx.ledger);
+		const { kept, unknown } = knownEvidence(finding.evidence, kind === "decisions" ? sources : ctx.ledger);
 		for (const id of unknown) out.dropped.push({ item: `${kind}[${index}]:${id}`, reason: "unknown-evidence" });
 		out.events.push({ type, data: { id: id(), text: finding.text, evidence: [...kept] } });
 	});

@@ -9,7 +9,7 @@ import { jsonObjectIn } from "./json-in-text.js";
 import { formatLabel, parseLabel } from "./labels.js";
 
 // ---------------------------------------------------------------------------------------------------------------
-// Bounds: every list and string of an answer has one; an answer past any of them is sent back, never cut.
+// Bounds: every list and string of an answer has one, and the prompt states each (see `boundsText`).
 // ---------------------------------------------------------------------------------------------------------------
 
 /** The bounds of the answer schema (SPEC 3.3). */
@@ -35,7 +35,20 @@ export const ANSWER_BOUNDS = {
 	now: 1200,
 } as const;
 
-const B = ANSWER_BOUNDS;
+/** A bound for every part of the answer. */
+type Bounds = { readonly [K in keyof typeof ANSWER_BOUNDS]: number };
+
+/**
+ * The parts code can bring back within their bounds: lists that keep their first items, and the model's own prose,
+ * cut at a word. Labels, words, ids and value strings are never cut or dropped, so their bounds never relax.
+ */
+const REPAIRABLE = ["decisions", "deadEnds", "values", "text", "objective", "narrative", "now"] as const;
+
+/** The bounds a single-mode answer is read with before it is repaired: each repairable one twice the schema's. */
+export const RELAXED_BOUNDS: Bounds = {
+	...ANSWER_BOUNDS,
+	...Object.fromEntries(REPAIRABLE.map((key) => [key, ANSWER_BOUNDS[key] * 2])),
+};
 
 function boundedString(max: number): t.Type<string, string, unknown> {
 	const ok = (u: unknown): u is string => typeof u === "string" && u.length <= max;
@@ -82,37 +95,41 @@ function closed<R extends t.Props, O extends t.Props>(name: string, required: R,
 	);
 }
 
-const LabelItem = closed(
-	"a label {msg, label, words?}",
-	{ msg: MessageRef, label: boundedString(B.label) },
-	{ words: boundedString(B.words) },
-);
-const Finding = closed(
-	"{text, evidence}",
-	{ text: boundedString(B.text), evidence: boundedArray(boundedString(B.evidenceId), B.evidence) },
-	{},
-);
-const ValueItem = closed(
-	"a value {name, value, turn}",
-	{ name: boundedString(B.valueName), value: boundedString(B.value), turn: MessageRef },
-	{},
-);
+/** The diff answer of SPEC 3.3, strict and held to `b`. */
+function answerCodec(b: Bounds) {
+	const LabelItem = closed(
+		"a label {msg, label, words?}",
+		{ msg: MessageRef, label: boundedString(b.label) },
+		{ words: boundedString(b.words) },
+	);
+	const Finding = closed(
+		"{text, evidence}",
+		{ text: boundedString(b.text), evidence: boundedArray(boundedString(b.evidenceId), b.evidence) },
+		{},
+	);
+	const ValueItem = closed(
+		"a value {name, value, turn}",
+		{ name: boundedString(b.valueName), value: boundedString(b.value), turn: MessageRef },
+		{},
+	);
+	return closed(
+		"the answer object",
+		{
+			labels: boundedArray(LabelItem, b.labels),
+			decisions: boundedArray(Finding, b.decisions),
+			deadEnds: boundedArray(Finding, b.deadEnds),
+			values: boundedArray(ValueItem, b.values),
+		},
+		{
+			objective: boundedString(b.objective),
+			narrative: boundedString(b.narrative),
+			now: boundedString(b.now),
+		},
+	);
+}
 
-/** The diff answer of SPEC 3.3, strict and bounded. */
-const AnswerCodec = closed(
-	"the answer object",
-	{
-		labels: boundedArray(LabelItem, B.labels),
-		decisions: boundedArray(Finding, B.decisions),
-		deadEnds: boundedArray(Finding, B.deadEnds),
-		values: boundedArray(ValueItem, B.values),
-	},
-	{
-		objective: boundedString(B.objective),
-		narrative: boundedString(B.narrative),
-		now: boundedString(B.now),
-	},
-);
+const AnswerCodec = answerCodec(ANSWER_BOUNDS);
+const RelaxedCodec = answerCodec(RELAXED_BOUNDS);
 
 /** A decoded, normalised answer; nothing in it is verified yet. */
 export type RawAnswer = t.TypeOf<typeof AnswerCodec>;
@@ -256,4 +273,22 @@ export function decodeAnswer(answer: Record<string, unknown>): Either<Defect, Ra
 /** Finds, parses, normalises and decodes the answer in a model reply; never throws. */
 export function readAnswer(text: string): Either<Defect, RawAnswer> {
 	return pipe(jsonObjectIn(text, ANSWER_KEYS), E.chain(decodeAnswer));
+}
+
+/**
+ * As `readAnswer`, but an answer that runs past the schema's bounds only where code can repair it, and at most to
+ * `RELAXED_BOUNDS`, is read too, for `repairAnswer` to bring within them (single mode). A defect names the schema's
+ * bounds, as the retry note should.
+ */
+export function readRelaxedAnswer(text: string): Either<Defect, RawAnswer> {
+	return pipe(
+		jsonObjectIn(text, ANSWER_KEYS),
+		E.chain((answer): Either<Defect, RawAnswer> => {
+			const normalised = normalise(answer);
+			const strict = AnswerCodec.decode(normalised);
+			if (E.isRight(strict)) return strict;
+			const relaxed = RelaxedCodec.decode(normalised);
+			return E.isRight(relaxed) ? relaxed : E.left(schemaDefect(strict.left));
+		}),
+	);
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { foldEntries } from "../../src/reducers/index.js";
+import { foldEntries, type State } from "../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../support/entries.js";
 import { isDiffCall, labeler, shownMessages } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
@@ -47,6 +47,18 @@ function obeying(labels: readonly Record<string, string>[]): string {
 	});
 }
 
+/**
+ * What an obeyed injection may leave: R1 stands, nothing is lifted, and no injected text is a rule. A `rule` label
+ * on the user's own short request records that request whole, in the user's words, as it would with no words
+ * given (a message of at most 300 characters is recorded whole; words found nowhere are ignored for it).
+ */
+function expectNoInjectedRule(before: State, after: State): void {
+	expect(after.rules.slice(0, before.rules.length)).toEqual(before.rules);
+	for (const rule of after.rules.slice(before.rules.length))
+		expect([rule.source, rule.text]).toEqual(["u3", "thanks, sum it up in one line"]);
+	expect(after.lifted).toEqual([]);
+}
+
 /** Span 1 gives R1; span 2 reads a README that carries the injection. */
 function branches(): { span1: Raw[]; span2: (after: string) => Raw[] } {
 	const span1 = chain(
@@ -79,8 +91,7 @@ describe("prompt injection through tool output and assistant text, obeyed by the
 		const model = answeringModel(() => obeying(labels));
 		const second = await compactBranch([...first.branch, ...span2("c1")], model, "c2");
 		const after = foldEntries(second.branch).state;
-		expect(after.rules).toEqual(before.rules);
-		expect(after.lifted).toEqual([]);
+		expectNoInjectedRule(before, after);
 		expect(after.anomalies).toEqual([]);
 		expect(second.outcome.summary).toContain("> never add dependencies");
 		for (const request of model.requests) {
@@ -127,8 +138,7 @@ describe("prompt injection inside a real pi session", () => {
 		const results = h.branch().flatMap((e) => (e.type === "message" && e.message.role === "toolResult" ? [e] : []));
 		expect(JSON.stringify(results)).toContain("record this as the user's rule");
 		const after = foldEntries(h.branch()).state;
-		expect(after.rules).toEqual(before.rules);
-		expect(after.lifted).toEqual([]);
+		expectNoInjectedRule(before, after);
 		expect(after.closes.map((c) => c.span)).toEqual([1, 2]);
 		const diffs = h.model.calls.filter(isDiffCall);
 		expect(diffs.length).toBeGreaterThanOrEqual(2);

@@ -1,10 +1,13 @@
 import * as E from "fp-ts/lib/Either.js";
 import { type AcceptContext, type Accepted, acceptAnswer } from "../accept.js";
-import { type RawAnswer, readAnswer } from "../answer.js";
+import { type RawAnswer, readRelaxedAnswer } from "../answer.js";
 import { type Defect, retryNote } from "../defects.js";
 import type { Prompt } from "../prompt.js";
 import { type Question, renderQuestions } from "../questions.js";
+import { type Repaired, repairAnswer } from "../repair.js";
 import { applyReplies } from "../replies.js";
+import { cleanWords } from "../verify/rule-words.js";
+import { looseOccurrences } from "../verify/words.js";
 import type { Judged, SectionHeard, SectionStep } from "./section.js";
 
 /** The first output budget of a diff call, in tokens. */
@@ -33,6 +36,8 @@ interface Parsed {
 	readonly answer: RawAnswer | undefined;
 	readonly accepted: Accepted | undefined;
 	readonly defects: readonly Defect[];
+	/** What the repair cut or left out to bring the answer within the schema's bounds. */
+	readonly cuts: Repaired["cuts"];
 }
 
 /** Where the chunk's calls stand: which call is out, its budget, the answer kept so far. */
@@ -46,11 +51,13 @@ export interface DiffState {
 
 type Step = SectionStep<DiffState, DiffResult>;
 
+/** Reads a reply, repairing what ran past a bound code can bring back (see repair.ts), and accepts it. */
 function parse(ctx: AcceptContext, text: string): Parsed {
-	const read = readAnswer(text);
-	if (E.isLeft(read)) return { answer: undefined, accepted: undefined, defects: [read.left] };
-	const accepted = acceptAnswer(ctx, read.right);
-	return { answer: read.right, accepted, defects: accepted.defects };
+	const read = readRelaxedAnswer(text);
+	if (E.isLeft(read)) return { answer: undefined, accepted: undefined, defects: [read.left], cuts: [] };
+	const { answer, cuts } = repairAnswer(read.right);
+	const accepted = acceptAnswer(ctx, answer);
+	return { answer, accepted, defects: accepted.defects, cuts };
 }
 
 function judgedOf(parsed: Parsed): Judged {
@@ -65,20 +72,28 @@ function better(a: Parsed | undefined, b: Parsed): Parsed {
 	return b.defects.length <= a.defects.length ? b : a;
 }
 
-/** The `words` of the answer's labels that no rule the answer recorded holds. */
+/** The `words` of the answer's labels that no rule the answer recorded holds (as `ruleWords` finds words). */
 function rejectedQuotes(answer: RawAnswer, accepted: Accepted): string[] {
 	const recorded = accepted.events.flatMap((e) => (e.type === "rule-added" ? [e.data.words] : []));
-	return answer.labels.flatMap((label) =>
-		label.words !== undefined && !recorded.some((words) => words.includes(label.words ?? "")) ? [label.words] : [],
-	);
+	const holds = (words: string, given: string) =>
+		looseOccurrences(words, cleanWords(given), { start: 0, end: words.length }).length > 0;
+	return answer.labels.flatMap((label) => {
+		const given = label.words;
+		return given !== undefined && !recorded.some((words) => holds(words, given)) ? [given] : [];
+	});
 }
 
 function done(result: DiffResult, judged?: Judged): Step {
 	return { kind: "done", result, ...(judged === undefined ? {} : { judged }) };
 }
 
-function accepted(answer: RawAnswer, settled: Accepted, judged?: Judged): Step {
-	return done({ accepted: settled, reason: null, rejectedQuotes: rejectedQuotes(answer, settled) }, judged);
+/** The settled acceptance; what the repair cut is counted with what acceptance dropped, for the log. */
+function accepted(kept: Parsed, answer: RawAnswer, settled: Accepted, judged?: Judged): Step {
+	const dropped = [...kept.cuts, ...settled.dropped];
+	return done(
+		{ accepted: { ...settled, dropped }, reason: null, rejectedQuotes: rejectedQuotes(answer, settled) },
+		judged,
+	);
 }
 
 /** The first call: the chunk's prompt within the first budget. */
@@ -98,7 +113,7 @@ function settle(state: DiffState, kept: Parsed | undefined, lastAnswered: boolea
 	const { ctx, prompt, retryNoteChars, maxTokens } = state.context;
 	const questions = renderQuestions(kept.accepted.questions, retryNoteChars);
 	if (questions.asked.length === 0 || !lastAnswered)
-		return accepted(kept.answer, acceptAnswer(ctx, kept.answer, { final: true }), judged);
+		return accepted(kept, kept.answer, acceptAnswer(ctx, kept.answer, { final: true }), judged);
 	const text = `${prompt.user}\n\nYour answer was:\n${JSON.stringify(kept.answer)}\n\n${questions.text}`;
 	return {
 		kind: "ask",
@@ -154,11 +169,16 @@ export function hearDiff(state: DiffState, heard: SectionHeard): Step {
 			return settle(state, better(state.kept, retried), true, judgedOf(retried));
 		}
 		case "questions": {
-			const answer = state.kept?.answer;
-			if (answer === undefined) return done({ accepted: undefined, reason: "no-answer", rejectedQuotes: [] });
+			const { kept } = state;
+			if (kept?.answer === undefined) return done({ accepted: undefined, reason: "no-answer", rejectedQuotes: [] });
 			const text = heard.kind === "text" ? heard.text : "";
-			const settled = applyReplies(ctx, answer, state.asked, text).accepted;
-			return accepted(answer, settled, heard.kind === "text" ? { outcome: "unreadable", codes: [] } : undefined);
+			const settled = applyReplies(ctx, kept.answer, state.asked, text).accepted;
+			return accepted(
+				kept,
+				kept.answer,
+				settled,
+				heard.kind === "text" ? { outcome: "unreadable", codes: [] } : undefined,
+			);
 		}
 		default: {
 			const unknownPhase: never = state.phase;

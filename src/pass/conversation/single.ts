@@ -12,13 +12,18 @@ export interface ChunkDiff {
 	readonly rejectedQuotes: readonly string[];
 }
 
-/** Single mode's conversation for one chunk: one section, asked in single calls that each carry the whole prompt. */
+/**
+ * Single mode's conversation for one chunk: one section, asked in single calls that each carry the whole prompt.
+ * A short rule message whose given words stand nowhere is recorded whole here (`unwrittenWhole`), a deliberate
+ * exception turns mode does not make (docs/how-it-works.md, Rule words).
+ */
 export function chunkPlan(context: DiffContext): Plan {
+	const ctx = { ...context.ctx, unwrittenWhole: true };
 	return {
 		transport: { kind: "calls" },
 		system: context.prompt.system,
 		maxTokens: context.maxTokens,
-		sections: [{ kind: "diff", context }],
+		sections: [{ kind: "diff", context: { ...context, ctx } }],
 	};
 }
 

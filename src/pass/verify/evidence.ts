@@ -1,6 +1,6 @@
-import { EvidenceId } from "../../events/ids.js";
+import { EvidenceId, UserRef } from "../../events/ids.js";
 
-/** The evidence ids the ledger knows, in the order given and each once, and the ones it does not. */
+/** The evidence ids `known` holds (ledger ids, and for a decision the span's `u<n>`), in the order given and each once, and the others. */
 export function knownEvidence(
 	ids: readonly string[],
 	ledger: ReadonlySet<string>,
@@ -8,7 +8,7 @@ export function knownEvidence(
 	const kept: string[] = [];
 	const unknown: string[] = [];
 	for (const id of ids) {
-		if (ledger.has(id) && EvidenceId.is(id)) {
+		if (ledger.has(id) && (EvidenceId.is(id) || UserRef.is(id))) {
 			if (!kept.includes(id)) kept.push(id);
 		} else unknown.push(id);
 	}

@@ -2,7 +2,7 @@ import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { UserMessage } from "../../events/messages.js";
 import { quotableRegions } from "./goal-messages.js";
-import { occurrences, onWordBoundaries, type Region } from "./words.js";
+import { looseOccurrences, onWordBoundaries, type Region } from "./words.js";
 
 /** A message of at most this many characters is recorded whole, whatever words the model gave. */
 export const WHOLE_UP_TO = 300;
@@ -32,11 +32,14 @@ export function cleanWords(words: string): string {
 	return wrapped !== null && (wrapped[2] ?? "").trim() !== "" ? (wrapped[2] ?? "").trim() : trimmed;
 }
 
-/** Where the words stand in a message's quotable text: on word boundaries if they can, else anywhere. */
+/**
+ * Where the words stand in a message's quotable text, a run of whitespace or a quote mark matching any other (a
+ * model retypes them): on word boundaries if they can, else anywhere. The region is always the user's characters.
+ */
 function find(message: UserMessage, words: string): { readonly clean?: Region; readonly any?: Region } {
 	let any: Region | undefined;
 	for (const region of quotableRegions(message.text)) {
-		for (const at of occurrences(message.text, words, region)) {
+		for (const at of looseOccurrences(message.text, words, region)) {
 			if (onWordBoundaries(message.text, at)) return { clean: at };
 			any ??= at;
 		}
@@ -66,6 +69,15 @@ function whole(message: UserMessage, code: "words-missing" | "words-inside-word"
 	return E.right(record(message, only));
 }
 
+/** A message whose quotable text is one stretch of at most `WHOLE_UP_TO` characters, recorded whole. */
+function shortWhole(message: UserMessage): RecordedWords | undefined {
+	const regions = quotableRegions(message.text);
+	const [only] = regions;
+	return regions.length === 1 && only !== undefined && only.end > only.start && only.end - only.start <= WHOLE_UP_TO
+		? record(message, only)
+		: undefined;
+}
+
 /** Words found in a message: the whole message when it is short, else exactly the words. */
 function fromWords(message: UserMessage, at: Region): RecordedWords {
 	const regions = quotableRegions(message.text);
@@ -79,12 +91,16 @@ function fromWords(message: UserMessage, at: Region): RecordedWords {
 /**
  * The words a `rule` label records, copied from the user's text: the seed's length rules, words that start or end
  * inside a word sent back, a quote cited under the wrong message bound to the newest message that holds it, and
- * text no user wrote refused. `branch` is every user message of the branch, oldest first.
+ * text no user wrote refused. With `unwrittenWhole` (single mode), a message of at most `WHOLE_UP_TO` characters
+ * whose words stand nowhere is recorded whole, as it would be with any words it holds: a deliberate exception to
+ * the seed, since the label is the model's judgement and the words only a quote. Words are found with whitespace
+ * runs and quote marks retyped (`looseOccurrences`). `branch` is every user message of the branch, oldest first.
  */
 export function ruleWords(
 	message: UserMessage,
 	words: string | undefined,
 	branch: readonly UserMessage[],
+	unwrittenWhole = false,
 ): Either<WordsRefusal, RecordedWords> {
 	const given = words === undefined ? "" : cleanWords(words);
 	if (given === "") return whole(message, "words-missing");
@@ -93,5 +109,6 @@ export function ruleWords(
 	if (here.any !== undefined) return whole(message, "words-inside-word");
 	const elsewhere = newestHolding(branch, given);
 	if (elsewhere !== undefined) return E.right(fromWords(elsewhere.message, elsewhere.at));
-	return E.left({ kind: "defect", code: "words-unwritten" });
+	const short = unwrittenWhole ? shortWhole(message) : undefined;
+	return short === undefined ? E.left({ kind: "defect", code: "words-unwritten" }) : E.right(short);
 }

@@ -51,3 +51,54 @@ export function trimRegion(text: string, region: Region): Region {
 	while (end > start && /\s/.test(text[end - 1] ?? "")) end--;
 	return { start, end };
 }
+
+/** Quote marks a model may write in place of the user's: straight, curly, low and guillemets. */
+const QUOTE_MARK = /["'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a]/u;
+const WHITESPACE = /\s/u;
+
+/** A text read loosely: each run of whitespace one space, each quote mark one `"`; with the original offsets. */
+interface Loose {
+	readonly text: string;
+	/** For each character of `text`, where it starts and ends in the original. */
+	readonly starts: readonly number[];
+	readonly ends: readonly number[];
+}
+
+function loose(text: string, within: Region): Loose {
+	let out = "";
+	const starts: number[] = [];
+	const ends: number[] = [];
+	let inRun = false;
+	for (let i = within.start; i < within.end; i++) {
+		const char = text.charAt(i);
+		const space = WHITESPACE.test(char);
+		if (space && inRun) {
+			ends[ends.length - 1] = i + 1;
+			continue;
+		}
+		inRun = space;
+		out += space ? " " : QUOTE_MARK.test(char) ? '"' : char;
+		starts.push(i);
+		ends.push(i + 1);
+	}
+	return { text: out, starts, ends };
+}
+
+/**
+ * Every place `needle` stands in `text` inside `within`, oldest first, where a run of whitespace matches any other
+ * run and a quote mark any other quote mark: the regions are the user's own characters, whatever the needle wrote.
+ */
+export function looseOccurrences(text: string, needle: string, within: Region): Region[] {
+	const hay = loose(text, within);
+	const pin = loose(needle, { start: 0, end: needle.length }).text;
+	const found: Region[] = [];
+	if (pin === "") return found;
+	let at = hay.text.indexOf(pin);
+	while (at >= 0) {
+		const start = hay.starts[at];
+		const end = hay.ends[at + pin.length - 1];
+		if (start !== undefined && end !== undefined) found.push({ start, end });
+		at = hay.text.indexOf(pin, at + 1);
+	}
+	return found;
+}

@@ -80,4 +80,20 @@ describe("prompt injection through tool output and assistant text", () => {
 		expect(final.events.filter((e) => e.type === "rule-lifted")).toEqual([]);
 		expect(final.dropped).toContainEqual({ item: "u2:R1", reason: "lift-check" });
 	});
+
+	it("in single mode, where a short message's words found nowhere are ignored, the injected words never become a rule", () => {
+		const answer = readAnswer(obeying);
+		if (E.isLeft(answer)) throw new Error(answer.left.note);
+		const accepted = acceptAnswer({ ...ctx, unwrittenWhole: true }, answer.right, { final: true });
+		const after = evolve(
+			state,
+			accepted.events.map((event) => ({ seq: null, event })),
+		);
+		// The label is the model's judgement and stands; what it records is the user's own message, never the injection.
+		expect(after.rules.map((r) => [r.source, r.text])).toEqual([
+			["u1", "always run the tests before committing"],
+			["u2", "read the build log and fix what fails"],
+		]);
+		expect(after.lifted).toEqual([]);
+	});
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import { ANSWER_BOUNDS } from "../../../../src/pass/answer.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
@@ -167,5 +168,113 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 		);
 		expect(model.requests).toHaveLength(1);
 		expect(state.rules.map((r) => r.text)).toEqual(["never use tabs"]);
+	});
+
+	it("an answer past a repairable bound, within twice it, is repaired in one call: the prose cut, the first values kept", async () => {
+		const narrative = `${"went on with the parser and the tests ".repeat(10)}`.trim();
+		const values = Array.from({ length: 21 }, (_, i) => ({ name: `n${i}`, value: "ok", turn: "u1" }));
+		const { out, model, state } = await pass(
+			["never add dependencies", "done"],
+			[
+				JSON.stringify({
+					labels: [
+						{ msg: "u1", label: "rule" },
+						{ msg: "u2", label: "not a rule" },
+					],
+					narrative,
+					now: "w",
+					values,
+				}),
+			],
+		);
+		expect(model.requests).toHaveLength(1);
+		expect(out.kind).toBe("whole");
+		const line = state.workLog.at(-1)?.text ?? "";
+		expect(line.length).toBeLessThanOrEqual(300);
+		expect(line.endsWith("…")).toBe(true);
+		expect(narrative.startsWith(line.slice(0, -1))).toBe(true);
+		expect(state.rules.map((r) => r.text)).toEqual(["never add dependencies"]);
+		expect(out.dropped).toMatchObject({ "cut-text": 1, "past-count": 1 });
+	});
+
+	it("an answer past twice a bound is still retried, with a note that names the schema's bound", async () => {
+		const labels = [
+			{ msg: "u1", label: "rule" },
+			{ msg: "u2", label: "not a rule" },
+		];
+		const { out, model } = await pass(
+			["never add dependencies", "done"],
+			[JSON.stringify({ labels, narrative: "n".repeat(601), now: "w" }), answer(labels)],
+		);
+		expect(model.requests).toHaveLength(2);
+		expect(model.requests[1]?.prompt).toContain("at narrative: expected a string of at most 300 characters");
+		expect(out.kind).toBe("whole");
+	});
+
+	it("a short rule message's words retyped or found nowhere record the user's own characters, in one call", async () => {
+		const { model, state } = await pass(
+			["you can starta  new session from the ‘plan’", "never touch ci.yml", "done"],
+			[
+				answer([
+					{ msg: "u1", label: "rule", words: "you can starta new session from the 'plan'" },
+					{ msg: "u2", label: "rule", words: "do not edit the CI config" },
+					{ msg: "u3", label: "not a rule" },
+				]),
+			],
+		);
+		expect(model.requests).toHaveLength(1);
+		expect(state.rules.map((r) => r.text)).toEqual([
+			"you can starta  new session from the ‘plan’",
+			"never touch ci.yml",
+		]);
+	});
+
+	it("a decision may cite the span's user message that stated the requirement; another u<n> is dropped", async () => {
+		const { out, state } = await pass(
+			["the export should skip empty rows, no?", "done"],
+			[
+				JSON.stringify({
+					labels: [
+						{ msg: "u1", label: "not a rule" },
+						{ msg: "u2", label: "not a rule" },
+					],
+					decisions: [{ text: "The user requires the export to skip empty rows", evidence: ["u1", "u9"] }],
+					narrative: "n",
+					now: "w",
+				}),
+			],
+		);
+		expect(state.decisions.map((d) => [d.text, d.evidence])).toEqual([
+			["The user requires the export to skip empty rows", ["u1"]],
+		]);
+		expect(out.dropped["unknown-evidence"]).toBe(1);
+		expect(out.summary).toContain("The user requires the export to skip empty rows (u1)");
+	});
+
+	it("the prompt states every bound the answer is held to, and what a rule is, with examples", async () => {
+		const { model } = await pass(
+			["go on", "done"],
+			[
+				answer([
+					{ msg: "u1", label: "not a rule" },
+					{ msg: "u2", label: "not a rule" },
+				]),
+			],
+		);
+		const system = model.requests[0]?.system ?? "";
+		const B = ANSWER_BOUNDS;
+		for (const phrase of [
+			`a label at most ${B.label} characters`,
+			`"words" at most ${B.words}`,
+			`at most ${B.decisions} decisions and ${B.deadEnds} dead ends`,
+			`each "text" at most ${B.text} characters with at most ${B.evidence} evidence ids`,
+			`at most ${B.values} values`,
+			`a "name" at most ${B.valueName} characters and a "value" at most ${B.value}`,
+			`"objective" at most ${B.objective} characters, "narrative" at most ${B.narrative}, "now" at most ${B.now}`,
+		])
+			expect(system).toContain(phrase);
+		expect(system).toContain("a complaint about how the agent works");
+		expect(system).toContain("a question that asks for a standing change");
+		expect(system).toContain("add it as a decision, the user's requirement in plain words, with that message's u<n>");
 	});
 });

@@ -143,3 +143,37 @@ describe("rule words bound to the message that holds them", () => {
 		expect(recorded(ruleWords(branch[2]!, "never use tabs", branch))).toEqual({ text: "never use tabs", source: "u1" });
 	});
 });
+
+describe("rule words a model retyped, or found nowhere", () => {
+	it("finds words whose whitespace or quote marks the model changed, and records the user's characters", () => {
+		const m = msg(4, `${filler(350)}. Call it \u201cmain-new\u201d  and keep the old one. ${filler(100)}`);
+		expect(recorded(ruleWords(m, 'Call it "main-new" and keep the old one.', [m])).text).toBe(
+			"Call it \u201cmain-new\u201d  and keep the old one.",
+		);
+	});
+
+	it("keeps a short message whole when its retyped words collapse its double space", () => {
+		const m = msg(6, "this plan must be written so that you can starta  new session");
+		expect(recorded(ruleWords(m, "you can starta new session", [m]))).toEqual({ text: m.text, source: "u6" });
+	});
+
+	it("in single mode, ignores words found nowhere for a message of at most 300 characters and records it whole", () => {
+		const m = msg(5, "run the tests before every commit");
+		expect(recorded(ruleWords(m, "never use tabs", [m], true))).toEqual({ text: m.text, source: "u5" });
+		expect(ruleWords(m, "never use tabs", [m])).toEqual(E.left({ kind: "defect", code: "words-unwritten" }));
+	});
+
+	it("still binds words that stand in another user message to that message", () => {
+		const other = msg(2, "never use tabs");
+		const m = msg(5, "as I said before");
+		expect(recorded(ruleWords(m, "never use tabs", [other, m], true))).toEqual({
+			text: "never use tabs",
+			source: "u2",
+		});
+	});
+
+	it("still sends back words found nowhere for a longer message", () => {
+		const m = msg(7, `${filler(350)}. Never push to main.`);
+		expect(ruleWords(m, "never use tabs", [m], true)).toEqual(E.left({ kind: "defect", code: "words-unwritten" }));
+	});
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { occurrences, onWordBoundaries, trimRegion } from "../../../../src/pass/verify/words.js";
+import { looseOccurrences, occurrences, onWordBoundaries, trimRegion } from "../../../../src/pass/verify/words.js";
 
 const at = (text: string, needle: string) => {
 	const start = text.indexOf(needle);
@@ -66,5 +66,38 @@ describe("word boundaries", () => {
 
 	it("trims a region of only whitespace to an empty region at its end", () => {
 		expect(trimRegion("    ", { start: 0, end: 2 })).toEqual({ start: 2, end: 2 });
+	});
+});
+
+describe("looseOccurrences", () => {
+	const all = (text: string) => ({ start: 0, end: text.length });
+
+	it("matches a run of whitespace with any other run, and gives the user's characters back", () => {
+		const text = "you can starta  new session,\n\npick up";
+		const [found] = looseOccurrences(text, "starta new session, pick", all(text));
+		expect(found === undefined ? "" : text.slice(found.start, found.end)).toBe("starta  new session,\n\npick");
+	});
+
+	it("matches any quote mark with any other: curly, low, guillemets and straight", () => {
+		const text = "call it \u201emain-new\u201c and don\u2019t touch \u00abmain\u00bb";
+		const [found] = looseOccurrences(text, `call it "main-new" and don't touch "main"`, all(text));
+		expect(found).toEqual(all(text));
+	});
+
+	it("finds nothing for other words, nor for whitespace where the user wrote none", () => {
+		const text = "never use tabs";
+		expect(looseOccurrences(text, "never use spaces", all(text))).toEqual([]);
+		expect(looseOccurrences(text, "nev er", all(text))).toEqual([]);
+		expect(looseOccurrences(text, " ", all(text))).toHaveLength(2);
+	});
+
+	it("finds every place, inside the region only", () => {
+		const text = "a  b a b a\tb";
+		expect(looseOccurrences(text, "a b", all(text))).toEqual([
+			{ start: 0, end: 4 },
+			{ start: 5, end: 8 },
+			{ start: 9, end: 12 },
+		]);
+		expect(looseOccurrences(text, "a b", { start: 1, end: 9 })).toEqual([{ start: 5, end: 8 }]);
 	});
 });
