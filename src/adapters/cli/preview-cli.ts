@@ -105,6 +105,7 @@ export async function previewOf(
 	if (firstKeptEntryId === undefined) return undefined;
 	const cwd = sessionCwd(text, caps.cwd);
 	const { config, problems } = loadConfig(agentDir(caps.env), cwd);
+	const redactor = createRedactor(config.redact);
 	const outcome = await runPass(
 		{
 			branch: asObjects(branch),
@@ -120,9 +121,10 @@ export async function previewOf(
 			takeWorld: options.world ? caps.takeWorld : async () => NOT_ASKED,
 			status: () => undefined,
 			now: caps.now,
+			redact: redactor.redactAll,
 		},
 	);
-	const summary = await redactRendered(createRedactor(config.redact), outcome.summary);
+	const summary = await redactRendered(redactor, outcome.summary);
 	return { firstKeptEntryId, outcome, summary, problems };
 }
 

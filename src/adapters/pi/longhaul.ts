@@ -185,7 +185,7 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 					signal: event.signal,
 					settings: config,
 				},
-				{ model, noModelReason, takeWorld: deps.takeWorld, status, now: deps.now },
+				{ model, noModelReason, takeWorld: deps.takeWorld, status, now: deps.now, redact: redactor.redactAll },
 			);
 			track(ctx, { type: "pass-returned", started, pass: outcome });
 			deps.log.write(
