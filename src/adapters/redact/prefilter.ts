@@ -11,7 +11,7 @@ export const LINT_TRIGGER =
  * a private key's lines. Also a superset.
  */
 export const RULE_TRIGGER =
-	/gh[pousr]_|github_pat_|sk-|xox|xapp-|hooks\.slack|npm_|lin_api_|shp(?:pa|ca|at|ss)_|SG\.|ops_ey|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|PRIVATE KEY|:\/\/|key|token|secret|passw|passphrase|pwd|auth|credential/i;
+	/gh[pousr]_|github_pat_|sk-|xox|xapp-|hooks\.slack|npm_|lin_api_|shp(?:pa|ca|at|ss)_|SG\.|ops_ey|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|gl(?:pat|dt|ptt|rt|soat|ft|imt|agent)-|[sr]k_(?:live|test)_|AIza|hf_|do[opr]_v1_|dckr_pat_|pypi-|eyJ|PRIVATE KEY|:\/\/|key|token|secret|passw|passphrase|pwd|auth|credential/i;
 
 const PRIVATE_KEY_BEGIN = /-----BEGIN[ A-Z]{0,20}PRIVATE KEY/;
 const PRIVATE_KEY_END = /-----END[ A-Z]{0,20}PRIVATE KEY/;

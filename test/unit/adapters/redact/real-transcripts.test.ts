@@ -7,6 +7,7 @@ import { runStateCli } from "../../../../src/adapters/cli/state-cli.js";
 import { runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { createRedactor, redactingModel, redactRendered } from "../../../../src/adapters/redact/index.js";
 import { branchOf } from "../../../../src/events/branch.js";
+import { messageOf } from "../../../../src/events/messages.js";
 import { readTranscript } from "../../../../src/events/transcript.js";
 import { PI_KEEP_RECENT_TOKENS, piCut } from "../../../../src/pass/cut.js";
 import { answeringModel, compactionEntry, PASS_SETTINGS } from "../../../support/passes.js";
@@ -33,7 +34,7 @@ function spanBranch(text: string, users: number | undefined) {
 	const end = entries.findIndex(
 		(e) =>
 			(users === undefined && e.type === "compaction") ||
-			(users !== undefined && e.type === "message" && e.raw.message?.role === "user" && seen++ === users),
+			(users !== undefined && messageOf(e)?.role === "user" && seen++ === users),
 	);
 	return end < 0 ? entries : entries.slice(0, end);
 }
@@ -53,7 +54,13 @@ describeShared("the real transcripts, compacted once, carry no redaction marker 
 			const model = answeringModel(() => readFileSync(join(answers, answer), "utf8"));
 			const raws = branch.map((e) => ({ ...e.raw, id: e.id, parentId: e.parentId }));
 			const outcome = await runPass(
-				{ branch: raws, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings: PASS_SETTINGS },
+				{
+					branch: raws,
+					firstKeptEntryId,
+					cwd: "/nowhere",
+					signal: new AbortController().signal,
+					settings: PASS_SETTINGS,
+				},
 				{
 					model: redactingModel(model, redactor),
 					noModelReason: "none",
@@ -72,7 +79,11 @@ describeShared("the real transcripts, compacted once, carry no redaction marker 
 
 			const last = String(raws.at(-1)?.id);
 			const header = JSON.parse(text.slice(0, text.indexOf("\n")));
-			const stored = [{ ...header, version: 3 }, ...raws, compactionEntry("lh1", last, firstKeptEntryId, outcome.details)];
+			const stored = [
+				{ ...header, version: 3 },
+				...raws,
+				compactionEntry("lh1", last, firstKeptEntryId, outcome.details),
+			];
 			const file = join(mkdtempSync(join(tmpdir(), "longhaul-redact-")), "session.jsonl");
 			writeFileSync(file, `${stored.map((e) => JSON.stringify(e)).join("\n")}\n`);
 			const state = await runStateCli([file, "--json"], { PI_CODING_AGENT_DIR: agent });
