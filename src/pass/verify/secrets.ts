@@ -171,13 +171,19 @@ function keyBlockEnds(text: string): SecretSpan[] {
 	});
 }
 
-/** The spans the patterns find in `text` as it stands. */
-function spansIn(text: string): SecretSpan[] {
+/** The vendor tokens in `text`. */
+function prefixedSpans(text: string): SecretSpan[] {
 	const spans: SecretSpan[] = [];
 	for (const m of text.matchAll(PREFIX_START)) {
 		const span = prefixedAt(text, m.index);
 		if (span !== undefined) spans.push(span);
 	}
+	return spans;
+}
+
+/** The spans the patterns find in `text` as it stands. */
+function spansIn(text: string): SecretSpan[] {
+	const spans = prefixedSpans(text);
 	for (const m of text.matchAll(PRIVATE_KEY))
 		spans.push({ start: m.index, end: m.index + m[0].length, kind: "private key" });
 	for (const m of text.matchAll(URL_PASSWORD)) {
@@ -201,12 +207,12 @@ function spansIn(text: string): SecretSpan[] {
 
 /**
  * Every stretch of a whole `text` the patterns take for a secret, in no particular order; spans may overlap. Read
- * with its terminal escapes blanked (a coloured token is found) and, when it has any, as it stands too (an escape's
- * final byte may be a token's first letter).
+ * with its terminal escapes blanked (a coloured token is found) and, when it has any, its vendor tokens as it stands
+ * too (an escape's final byte may be a token's first letter).
  */
 export function secretSpans(text: string): SecretSpan[] {
 	const blanked = withoutEscapes(text);
-	return blanked === text ? spansIn(text) : [...spansIn(blanked), ...spansIn(text)];
+	return blanked === text ? spansIn(text) : [...spansIn(blanked), ...prefixedSpans(text)];
 }
 
 /**
