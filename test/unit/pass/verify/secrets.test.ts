@@ -112,7 +112,11 @@ describe("secretSpans: terminal escapes are no word boundary", () => {
 	it("finds a token in colour codes, raw or as escaped text", () => {
 		for (const esc of ["\u001b", "\\x1b", "\\u001b", "\\033", "\\e"]) {
 			const text = `${esc}[32m${token}${esc}[0m and GITHUB_TOKEN=${esc}[1m${token}`;
-			expect(found(text).filter(([kind]) => kind === "github token").map(([, t]) => t)).toEqual([token, token]);
+			expect(
+				found(text)
+					.filter(([kind]) => kind === "github token")
+					.map(([, t]) => t),
+			).toEqual([token, token]);
 		}
 	});
 
