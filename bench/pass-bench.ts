@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG } from "../src/adapters/config.js";
 import { takeWorld } from "../src/adapters/git/world.js";
 import type { ModelReply, PassModel } from "../src/adapters/pass/model.js";
 import { runPass } from "../src/adapters/pass/run-pass.js";
+import { createRedactor } from "../src/adapters/redact/index.js";
 import { branchOf, type Entry, readTranscript } from "../src/events/index.js";
 import { ledgerEvents } from "../src/pass/ledger.js";
 import { derivedSpan, sliceSpan } from "../src/pass/span.js";
@@ -92,7 +93,14 @@ export async function passBench(transcripts: readonly string[]): Promise<PassFig
 		const start = performance.now();
 		const outcome = await runPass(
 			{ branch: raw, firstKeptEntryId: end, cwd: process.cwd(), signal: new AbortController().signal, settings },
-			{ model: instantModel(sent), noModelReason: "", takeWorld, status: () => {}, now: () => performance.now() },
+			{
+				model: instantModel(sent),
+				noModelReason: "",
+				takeWorld,
+				status: () => {},
+				now: () => performance.now(),
+				redact: createRedactor(true).redactAll,
+			},
 		);
 		times.push(performance.now() - start);
 		promptChars = outcome.promptChars;

@@ -241,16 +241,22 @@ function layer(base: Config, path: string, label: string, problems: string[]): C
 	return overlay(base, label, parsed.value, problems);
 }
 
+/** The problem line of a project's `"redact": false`, which a repository must not be able to set for its user. */
+export const PROJECT_REDACT_IGNORED =
+	".pi/longhaul.json: redact false ignored (only longhaul.json in pi's agent dir can turn redaction off)";
+
 /**
  * Longhaul's config: `longhaul.json` in pi's agent dir, overridden key by key by `<cwd>/.pi/longhaul.json`. A
- * missing file is no problem; a bad file or value is one problem line and the value beneath it stands. Never throws.
+ * missing file is no problem; a bad file or value is one problem line and the value beneath it stands. The project's
+ * file can turn redaction on but never off: a cloned repository is not the user. Never throws.
  */
 export function loadConfig(agentDir: string, cwd: string): { config: Config; problems: string[] } {
 	const problems: string[] = [];
 	const agentPath = join(agentDir, "longhaul.json");
 	const fromAgent = layer(DEFAULT_CONFIG, agentPath, agentPath, problems);
 	const config = layer(fromAgent, join(cwd, ".pi", "longhaul.json"), ".pi/longhaul.json", problems);
-	return { config, problems };
+	if (!fromAgent.redact || config.redact) return { config, problems };
+	return { config: { ...config, redact: true }, problems: [...problems, PROJECT_REDACT_IGNORED] };
 }
 
 /**

@@ -312,6 +312,7 @@ describe("what the user sees of a pass", () => {
 		const longhaul = h.ui.statusChanges.filter((c) => c.key === "longhaul").map((c) => c.text);
 		expect(longhaul).toEqual([
 			"Longhaul: fold",
+			"Longhaul: redact",
 			"Longhaul: ledger",
 			"Longhaul: world",
 			"Longhaul: diff 1/1",

@@ -85,8 +85,8 @@ describe("secrets stay where they were (a real pi session)", () => {
 		expect(leaked(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
 	});
 
-	it('with "redact": false the user chose to see them: one notice, and the summary keeps the error as it was', async () => {
-		const h = await longhaulSession({ projectFiles: { ".pi/longhaul.json": JSON.stringify({ redact: false }) } });
+	it('with "redact": false in the agent dir the user chose to see them: one notice, and the summary keeps the error as it was', async () => {
+		const h = await longhaulSession({ agentFiles: { "longhaul.json": JSON.stringify({ redact: false }) } });
 		harness = h;
 		writeFileSync(join(h.cwd, ".env"), `GITHUB_TOKEN=${githubToken}\n`);
 		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
@@ -97,5 +97,20 @@ describe("secrets stay where they were (a real pi session)", () => {
 		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toHaveLength(1);
 		const compaction = h.branch().find((e) => e.type === "compaction");
 		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain(githubToken);
+	});
+
+	it('ignores a repository\'s .pi/longhaul.json "redact": false, says so once, and still redacts', async () => {
+		const h = await longhaulSession({ projectFiles: { ".pi/longhaul.json": JSON.stringify({ redact: false }) } });
+		harness = h;
+		writeFileSync(join(h.cwd, ".env"), `GITHUB_TOKEN=${githubToken}\n`);
+		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
+		h.model.scriptAgent(callBash("cat .env && exit 3"), say("that failed"), say("ok"));
+		await h.prompt("read the env file");
+		await h.prompt("go on");
+		await h.compact();
+		expect(h.ui.notices.filter((n) => n.message.includes("redact false ignored"))).toHaveLength(1);
+		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toEqual([]);
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		expect(compaction?.type === "compaction" ? compaction.summary : "").not.toContain(githubToken);
 	});
 });

@@ -6,6 +6,7 @@ import {
 	type PassSettings,
 	runPass,
 } from "../../src/adapters/pass/run-pass.js";
+import { createRedactor } from "../../src/adapters/redact/index.js";
 import type { Anomaly, Folded } from "../../src/reducers/index.js";
 import type { Raw } from "./entries.js";
 import { carefulAnswer } from "./fake-summarizer.js";
@@ -46,6 +47,7 @@ export function passCaps(model: PassModel | undefined): PassCapabilities {
 		takeWorld: async () => ({ taken: false, reason: "not a git repository" }),
 		status: () => undefined,
 		now: () => 0,
+		redact: createRedactor(true).redactAll,
 	};
 }
 

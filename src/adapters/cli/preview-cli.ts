@@ -121,7 +121,8 @@ export async function previewOf(
 			takeWorld: options.world ? caps.takeWorld : async () => NOT_ASKED,
 			status: () => undefined,
 			now: caps.now,
-			redact: (summary) => redactRendered(redactor, summary),
+			redact: redactor.redactAll,
+			redactSummary: (summary) => redactRendered(redactor, summary),
 		},
 	);
 	return { firstKeptEntryId, outcome, summary: outcome.summary, problems };

@@ -16,6 +16,7 @@ import type { CapFit } from "../../projections/summary.js";
 import { renderSummary } from "../../projections/summary.js";
 import { type Folded, foldEntries } from "../../reducers/fold.js";
 import type { State } from "../../reducers/state.js";
+import { redactedSpan } from "../redact/span.js";
 import { diffChunk } from "./diff.js";
 import { fitSummary } from "./fit-summary.js";
 import type { PassModel } from "./model.js";
@@ -38,8 +39,10 @@ export interface PassCapabilities {
 	readonly takeWorld: (cwd: string) => Promise<World>;
 	readonly status: (text: string | undefined) => void;
 	readonly now: () => number;
+	/** The redactor's batch (`Redactor.redactAll`): the span's texts pass it whole, before the pass cuts any. */
+	readonly redact: (texts: readonly string[]) => Promise<string[]>;
 	/** Redacts the summary pi stores (src/adapters/redact); the cap is measured after it. None: stored as rendered. */
-	readonly redact?: (text: string) => Promise<string>;
+	readonly redactSummary?: (text: string) => Promise<string>;
 }
 
 /** What pi hands the pass at `session_before_compact`. */
@@ -105,6 +108,8 @@ interface Gathered {
 	readonly ledger: readonly Event[];
 	readonly world: World;
 	readonly notes: readonly string[];
+	/** The user's messages as the prompt shows them: redacted (the state keeps the user's own bytes). */
+	readonly shown: (users: readonly UserMessage[]) => UserMessage[];
 }
 
 /** How the diff ran, for the outcome and the log. */
@@ -122,6 +127,34 @@ function spanNotes(slice: SpanSlice, folded: Folded): string[] {
 	);
 }
 
+/** The user messages the prompt may show: the span's and what the offer shows, each once. */
+function shownUsers(slice: SpanSlice, offer: Offer): UserMessage[] {
+	const { whole, standing = [], earlier = [] } = offer.prompt;
+	const byRef = new Map([...whole, ...standing, ...earlier, ...slice.users].map((u) => [u.ref, u]));
+	return [...byRef.values()];
+}
+
+/**
+ * The span and the offer with every text the pass cuts redacted whole first (tool output, commands, errors, the
+ * summary taken over, the notes), and the user's messages redacted as the prompt shows them. The ledger is read from
+ * the redacted messages, so an error head it stores holds no secret; the offer's acceptance part stays the user's.
+ */
+async function redactedInputs(caps: PassCapabilities, slice: SpanSlice, offer: Offer, notes: readonly string[]) {
+	const users = shownUsers(slice, offer);
+	const summary = offer.prompt.foreignSummary;
+	const redacted = await redactedSpan(caps.redact, { messages: slice.messages, users, summary, notes });
+	const texts = new Map(redacted.users.map((u) => [u.ref, u.text]));
+	const shown = (list: readonly UserMessage[]) => list.map((u) => ({ ...u, text: texts.get(u.ref) ?? u.text }));
+	const { whole, standing, earlier } = offer.prompt;
+	const prompt = {
+		whole: shown(whole),
+		...(standing === undefined ? {} : { standing: shown(standing) }),
+		...(earlier === undefined ? {} : { earlier: shown(earlier) }),
+		...(redacted.summary === undefined ? {} : { foreignSummary: redacted.summary }),
+	};
+	return { messages: redacted.messages, offer: { ...offer, prompt }, notes: redacted.notes, shown };
+}
+
 /** Gathers the pass's inputs: the span pi cut, the takeover and what the pass offers, the ledger, the World. */
 async function gather(request: PassRequest, caps: PassCapabilities, folded: Folded, step: Step): Promise<Gathered> {
 	const state = folded.state;
@@ -129,16 +162,21 @@ async function gather(request: PassRequest, caps: PassCapabilities, folded: Fold
 		request.messages === undefined
 			? undefined
 			: preparedSpan(folded.branch, request.firstKeptEntryId, request.messages);
-	const slice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
-	const takeover = takeoverOf(folded, slice);
-	const offer = offerOf(slice, takeover);
+	const cutSlice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
+	const cutTakeover = takeoverOf(folded, cutSlice);
+	const r = await step("redact", () =>
+		redactedInputs(caps, cutSlice, offerOf(cutSlice, cutTakeover), spanNotes(cutSlice, folded)),
+	);
+	const slice = { ...cutSlice, messages: r.messages };
+	const takeover =
+		cutTakeover === undefined ? undefined : { ...cutTakeover, summary: r.offer.prompt.foreignSummary ?? "" };
+	const { offer, notes, shown } = r;
 	const ledger = await step("ledger", () => ledgerEvents(slice.messages, slice.span, state));
 	const world = await step("world", () => caps.takeWorld(request.cwd));
 	const toLabel = [...offer.before, ...slice.users];
 	const picks = request.readsEveryMessage === true && state.spans === 0 ? standingRules(toLabel) : offer.picks;
-	const notes = spanNotes(slice, folded);
 	const spanFrom = prepared === undefined ? "derived" : "preparation";
-	return { request, caps, state, spanFrom, slice, takeover, offer, toLabel, picks, ledger, world, notes };
+	return { request, caps, state, spanFrom, slice, takeover, offer, toLabel, picks, ledger, world, notes, shown };
 }
 
 /** A chunk of a span cut into several: its messages and its place. */
@@ -156,7 +194,7 @@ function promptOf(g: Gathered, state: State, users: readonly UserMessage[], part
 		notes: g.notes,
 		...(first ? offered : {}),
 		stateText: renderSummary(state, g.request.settings.summaryChars).text,
-		toLabel: first ? [...shownWhole, ...users] : users,
+		toLabel: first ? [...shownWhole, ...g.shown(users)] : g.shown(users),
 		messages: g.slice.messages,
 		messageRefs: users.map((u) => u.ref),
 		...part,
@@ -276,7 +314,7 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 				: await chunkDecisions(g, model, whole, trace, step);
 	const { ledger, world, toLabel } = g;
 	const summaryChars = settings.summaryChars;
-	const redact = caps.redact ?? (async (text: string) => text);
+	const redact = caps.redactSummary ?? (async (text: string) => text);
 	const { close, fitted } = await step("close", async () => {
 		const close = decideClose(decided, { state, span: slice.span, ledger, world, toLabel, empty, summaryChars });
 		return { close, fitted: await fitSummary(close.closed.rendered, close.closed.state, redact) };

@@ -191,7 +191,8 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 					takeWorld: deps.takeWorld,
 					status,
 					now: deps.now,
-					redact: (text) => redactRendered(redactor, text),
+					redact: redactor.redactAll,
+					redactSummary: (text) => redactRendered(redactor, text),
 				},
 			);
 			track(ctx, { type: "pass-returned", started, pass: outcome });

@@ -4,7 +4,7 @@ import type { Redactor } from "./redactor.js";
 export type JsonPath = readonly (string | number)[];
 
 /** `value` with each string replaced by `at(string, path)`, walked in one fixed order; keys are left as they are. */
-function mapStrings(value: unknown, path: JsonPath, at: (text: string, path: JsonPath) => string): unknown {
+export function mapStrings(value: unknown, path: JsonPath, at: (text: string, path: JsonPath) => string): unknown {
 	if (typeof value === "string") return at(value, path);
 	if (Array.isArray(value)) return value.map((item, i) => mapStrings(item, [...path, i], at));
 	if (typeof value === "object" && value !== null)

@@ -8,36 +8,79 @@ export const LINT_TRIGGER =
 
 /**
  * What Longhaul's own rules (src/pass/verify/secrets.ts) need to see on a line: a vendor prefix, a key word, a URL,
- * a private key's lines, or a cut mark. Also a superset.
+ * a private key's lines. Also a superset.
  */
 export const RULE_TRIGGER =
-	/gh[pousr]_|github_pat_|sk-|xox|xapp-|hooks\.slack|npm_|lin_api_|shp(?:pa|ca|at|ss)_|SG\.|ops_ey|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|PRIVATE KEY|:\/\/|key|token|secret|passw|passphrase|pwd|auth|credential|…/i;
+	/gh[pousr]_|github_pat_|sk-|xox|xapp-|hooks\.slack|npm_|lin_api_|shp(?:pa|ca|at|ss)_|SG\.|ops_ey|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|gl(?:pat|dt|ptt|rt|soat|ft|imt|agent)-|[sr]k_(?:live|test)_|AIza|hf_|do[opr]_v1_|dckr_pat_|pypi-|eyJ|PRIVATE KEY|:\/\/|key|token|secret|passw|passphrase|pwd|auth|credential/i;
 
 const PRIVATE_KEY_BEGIN = /-----BEGIN[ A-Z]{0,20}PRIVATE KEY/;
 const PRIVATE_KEY_END = /-----END[ A-Z]{0,20}PRIVATE KEY/;
 /** The most lines a private key block is followed for (a 16384-bit RSA key is about 200). */
 const KEY_BLOCK_LINES = 250;
 
+/** A run of picked lines of one text: which text, where the run starts in it, and where in the joined lines. */
+export interface Piece {
+	readonly text: number;
+	readonly at: number;
+	readonly from: number;
+	readonly length: number;
+}
+
+/** The picked lines of a batch, joined by line breaks, and where each run of them stands in its own text. */
+export interface Candidates {
+	readonly joined: string;
+	readonly pieces: readonly Piece[];
+}
+
 /**
- * The lines of `texts` that may hold a secret, joined by line breaks: each line with a trigger, the line after it (a
- * value may follow its name on the next line), and a private key block to its end line. One string, so the whole
- * batch costs one scan.
+ * The lines of `texts` that may hold a secret: each line with a trigger, the line after it (a value may follow its
+ * name on the next line), and a private key block to its end line. One string, so the whole batch costs one scan;
+ * the pieces place what is found there back in its own text.
  */
-export function candidateLines(texts: readonly string[], trigger: RegExp): string {
-	const picked: string[] = [];
-	for (const text of texts) {
-		if (!trigger.test(text)) continue;
-		const lines = text.split("\n");
+export function candidateLines(texts: readonly string[], trigger: RegExp): Candidates {
+	const parts: string[] = [];
+	const pieces: Piece[] = [];
+	let from = 0;
+	texts.forEach((text, index) => {
+		if (!trigger.test(text)) return;
+		let run: { at: number; end: number } | undefined;
+		const close = () => {
+			if (run === undefined) return;
+			const part = text.slice(run.at, run.end);
+			pieces.push({ text: index, at: run.at, from, length: part.length });
+			parts.push(part);
+			from += part.length + 1;
+			run = undefined;
+		};
 		let until = -1;
+		let offset = 0;
+		const lines = text.split("\n");
 		for (let i = 0; i < lines.length; i++) {
 			const line = lines[i] ?? "";
 			if (i <= until || trigger.test(line)) {
-				picked.push(line);
+				run = { at: run?.at ?? offset, end: offset + line.length };
 				if (PRIVATE_KEY_BEGIN.test(line) && !PRIVATE_KEY_END.test(line)) until = Math.max(until, i + KEY_BLOCK_LINES);
 				else if (PRIVATE_KEY_END.test(line)) until = i;
 				else until = Math.max(until, i + 1);
-			}
+			} else close();
+			offset += line.length + 1;
 		}
+		close();
+	});
+	return { joined: parts.join("\n"), pieces };
+}
+
+/** The piece the joined lines' position `at` falls in (binary search), or undefined on a joining line break. */
+export function pieceAt(pieces: readonly Piece[], at: number): Piece | undefined {
+	let lo = 0;
+	let hi = pieces.length - 1;
+	while (lo <= hi) {
+		const mid = (lo + hi) >> 1;
+		const piece = pieces[mid];
+		if (piece === undefined) return undefined;
+		if (at < piece.from) hi = mid - 1;
+		else if (at >= piece.from + piece.length) lo = mid + 1;
+		else return piece;
 	}
-	return picked.join("\n");
+	return undefined;
 }

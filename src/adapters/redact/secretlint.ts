@@ -2,12 +2,7 @@ import { lintSource } from "@secretlint/core";
 import { rules } from "@secretlint/secretlint-rule-preset-recommend";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-
-/** A secret secretlint found: its text as it stands in the linted content, and the kind its marker names. */
-export interface Found {
-	readonly text: string;
-	readonly kind: string;
-}
+import { type SecretSpan, withoutEscapes } from "../../pass/verify/secrets.js";
 
 /** secretlint's message ids, as a marker names them; an id not listed here is named by the rule it came from. */
 const KINDS: Readonly<Record<string, string>> = {
@@ -72,17 +67,20 @@ function secretOf(messageId: string, data: unknown): string | undefined {
 	return KINDS[messageId] === "password in url" ? urlPassword(text) : text;
 }
 
-/** JSON escapes read as the blanks they stand for (same length), so `\nghp_…` in a prompt line is a token at a line start. */
+/**
+ * The content as secretlint reads it, character for character: JSON escapes as the blanks they stand for, so
+ * `\nghp_…` in a prompt line is a token at a line start, and terminal escapes blanked, so a coloured token is one.
+ */
 function unescaped(content: string): string {
-	return content.replace(/\\[nrt]/g, "  ");
+	return withoutEscapes(content).replace(/\\[nrt]/g, "  ");
 }
 
 /**
- * The secrets secretlint's recommended preset finds in `content`, as they stand in `content`. Only the secret's text
- * is taken from each message, never its range: some rules report a range that does not cover the secret (the AWS
- * secret key's starts at its name).
+ * The secrets secretlint's recommended preset finds in `content`, where they stand in it. A message's secret is
+ * found by its text at or before the message's range, never by the range alone: some rules report a range that does
+ * not cover the secret (the AWS secret key's starts at its name).
  */
-export async function lintSecrets(content: string): Promise<Found[]> {
+export async function lintSecrets(content: string): Promise<SecretSpan[]> {
 	if (content === "") return [];
 	const linted = unescaped(content);
 	const result = await lintSource({
@@ -91,9 +89,11 @@ export async function lintSecrets(content: string): Promise<Found[]> {
 	});
 	return result.messages.flatMap((m) => {
 		const found = secretOf(m.messageId, m.data);
-		const at = found === undefined ? -1 : linted.indexOf(found, Math.max(0, m.range[0] - found.length));
-		const text = found === undefined ? "" : at < 0 ? found : content.slice(at, at + found.length);
-		if (text === "") return [];
-		return [{ text, kind: KINDS[m.messageId] ?? m.ruleId.replace(/^.*secretlint-rule-/, "") }];
+		if (found === undefined) return [];
+		const start = linted.indexOf(found, Math.max(0, m.range[0] - found.length));
+		if (start < 0) return [];
+		return [
+			{ start, end: start + found.length, kind: KINDS[m.messageId] ?? m.ruleId.replace(/^.*secretlint-rule-/, "") },
+		];
 	});
 }

@@ -9,6 +9,7 @@ import {
 	CONFIG_MAX_BYTES,
 	DEFAULT_CONFIG,
 	loadConfig,
+	PROJECT_REDACT_IGNORED,
 	parseRoute,
 	redactNotice,
 } from "../../../src/adapters/config.js";
@@ -63,7 +64,7 @@ describe("loadConfig", () => {
 		});
 	});
 
-	it("reads every key", () => {
+	it("reads every key (the agent dir's file: only it can turn redaction off)", () => {
 		const all = {
 			narrativeMode: "turns",
 			summarizer: "anthropic/claude-haiku-4-5:low",
@@ -74,7 +75,7 @@ describe("loadConfig", () => {
 			turnBudgetMs: 1_000,
 			redact: false,
 		};
-		writeProject(all);
+		writeAgent(all);
 
 		expect(loadConfig(agentDir, cwd)).toEqual({
 			config: { ...all, summarizer: { provider: "anthropic", model: "claude-haiku-4-5", thinking: "low" } },
@@ -256,6 +257,16 @@ describe("redact", () => {
 		expect(config.redact).toBe(false);
 		expect(problems).toEqual([]);
 		expect(redactNotice(config)).toMatch(/^Longhaul: redaction is off .*redact.*false/);
+	});
+
+	it("is not turned off by a project's .pi/longhaul.json, which gets one problem line saying it was ignored", () => {
+		writeProject({ redact: false, maxChunks: 2 });
+
+		const { config, problems } = loadConfig(agentDir, cwd);
+
+		expect(config).toEqual({ ...DEFAULT_CONFIG, maxChunks: 2 });
+		expect(problems).toEqual([PROJECT_REDACT_IGNORED]);
+		expect(redactNotice(config)).toBeUndefined();
 	});
 
 	it("lets the project turn it back on over the agent dir's false", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { ANSWER_BOUNDS } from "../../../../src/pass/answer.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
@@ -24,6 +25,7 @@ async function pass(messages: readonly string[], script: readonly Scripted[], be
 		takeWorld: async () => ({ taken: false, reason: "test" }),
 		status: () => {},
 		now: () => 0,
+		redact: createRedactor(true).redactAll,
 	};
 	const out = await runPass(
 		{ branch, firstKeptEntryId: end, cwd: "/", signal: new AbortController().signal, settings },

@@ -3,6 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { branchOf, decodeEvent, readTranscript, userMessages, type World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
@@ -20,6 +21,7 @@ function caps(script: readonly Scripted[], options: { contextWindow?: number } =
 		takeWorld: async () => world,
 		status: () => undefined,
 		now: () => 0,
+		redact: createRedactor(true).redactAll,
 	};
 	return { model, capabilities };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
@@ -18,6 +19,7 @@ function caps(script: readonly Scripted[], options: { maxTokens?: number; contex
 		takeWorld: async () => world,
 		status: (text) => statuses.push(text),
 		now: () => 0,
+		redact: createRedactor(true).redactAll,
 	};
 	return { model, statuses, capabilities };
 }
@@ -188,6 +190,7 @@ describe("runPass", () => {
 		await runPass(request(span1, "e8"), capabilities);
 		expect(statuses).toEqual([
 			"Longhaul: fold",
+			"Longhaul: redact",
 			"Longhaul: ledger",
 			"Longhaul: world",
 			"Longhaul: diff 1/1",

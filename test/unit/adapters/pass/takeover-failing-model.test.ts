@@ -4,6 +4,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassOutcome, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import {
 	branchOf,
 	decodeEvent,
@@ -39,6 +40,7 @@ async function pass(branch: readonly Raw[], firstKeptEntryId: string, script: re
 		model,
 		noModelReason: "no model",
 		takeWorld: async () => world,
+		redact: createRedactor(true).redactAll,
 		status: () => undefined,
 		now: () => 0,
 	});

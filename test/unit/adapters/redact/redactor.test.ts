@@ -58,15 +58,29 @@ describe("the redactor", () => {
 		expect(out).toContain("[redacted: private key]");
 	});
 
-	it("takes a token cut short at the end of an error head, and the pieces a cut left beside its mark", async () => {
+	it("takes a token cut short by its prefix, and guesses at no piece beside a cut mark", async () => {
 		expect(await redactor.redact(`fatal: bad credentials ${token.slice(0, 20)}`)).toBe(
 			"fatal: bad credentials [redacted: github token]",
 		);
-		expect(await redactor.redact("AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MD…")).toBe(
-			"AWS_SECRET_ACCESS_KEY=[redacted: secret]…",
-		);
-		expect(await redactor.redact("PORT=5173 … NG/bPxRfiCYzq2Lr0Tm9Y DEBUG=1")).toBe(
-			"PORT=5173 … [redacted: cut secret] DEBUG=1",
+		for (const text of [
+			"PORT=5173 … NG/bPxRfiCYzq2Lr0Tm9Y DEBUG=1",
+			"mkdir -p /Users/…/pi-mono/packages/coding-agent/docs",
+			"const apiKey = getApiKey(provider)",
+		])
+			expect(await redactor.redact(text)).toBe(text);
+	});
+
+	it("replaces a secret where it stands; a copy elsewhere only when it is long enough to be no word", async () => {
+		const [a, b] = await redactor.redactAll(["PGPASSWORD=s3cr3tpw", "s3cr3tpw is also a word here"]);
+		expect(a).toBe("PGPASSWORD=[redacted: password]");
+		expect(b).toBe("s3cr3tpw is also a word here");
+	});
+
+	it("finds a token in terminal colours, raw or escaped as text, and keeps the colour codes around the marker", async () => {
+		const esc = String.fromCharCode(27);
+		expect(await redactor.redact(`${esc}[32m${token}${esc}[0m`)).toBe(`${esc}[32m[redacted: github token]${esc}[0m`);
+		expect(await redactor.redact(`GITHUB_TOKEN=\\x1b[1m${token}`)).toBe(
+			"GITHUB_TOKEN=\\x1b[1m[redacted: github token]",
 		);
 	});
 

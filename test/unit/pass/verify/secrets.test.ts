@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secretSpans, secretValueKind } from "../../../../src/pass/verify/secrets.js";
+import { secretSpans, secretValueKind, withoutEscapes } from "../../../../src/pass/verify/secrets.js";
 
 describe("secretValueKind: a value whose text is a secret", () => {
 	it("is named by its own text when it carries a vendor prefix, whole or cut", () => {
@@ -76,41 +76,56 @@ describe("secretSpans: passwords in URLs", () => {
 	});
 });
 
-describe("secretSpans: pieces a cut left beside …", () => {
-	it("takes the key-like piece on each side of the mark, with or without a blank between", () => {
-		expect(found("the key Zk3Qm9Xw…Pq7Rt2Ls done")).toEqual([
-			["cut secret", "Zk3Qm9Xw"],
-			["cut secret", "Pq7Rt2Ls"],
-		]);
-		expect(found("the key Zk3Qm9Xw … Pq7Rt2Ls done")).toEqual([
-			["cut secret", "Zk3Qm9Xw"],
-			["cut secret", "Pq7Rt2Ls"],
-		]);
-		expect(found("the key Zk3Qm9Xw …Pq7Rt2Ls done")).toEqual([
-			["cut secret", "Zk3Qm9Xw"],
-			["cut secret", "Pq7Rt2Ls"],
-		]);
+describe("secretSpans: no piece beside a cut mark is guessed at", () => {
+	it("takes no path, flag or word beside …", () => {
+		for (const text of [
+			"mkdir -p /Users/…/pi-mono/packages/coding-agent/docs",
+			"read @packages/coding-agent/src/main.ts… and then",
+			"tsgo --noEmit …",
+			"ChalkInstance… and Zk3Qm9Xw…Pq7Rt2Ls",
+		])
+			expect(found(text)).toEqual([]);
+	});
+});
+
+describe("secretSpans: code that names a key without holding one", () => {
+	it("takes no call, member path, type or identifier for a key's or token's value", () => {
+		for (const text of [
+			"const apiKey = getApiKey(provider);",
+			"const apiKey = await resolveApiKey(model, options);",
+			"headers.authorization = config.authToken;",
+			"token: TokenType;",
+			"const secret = this.secretStore;",
+			"api_key = os.environ['OPENAI_API_KEY']",
+		])
+			expect(found(text)).toEqual([]);
 	});
 
-	it("takes a piece at the very start or end of the text", () => {
-		expect(found("Abcdefgh1…")).toEqual([["cut secret", "Abcdefgh1"]]);
-		expect(found("…Pq7Rt2Ls")).toEqual([["cut secret", "Pq7Rt2Ls"]]);
+	it("still takes a random value under the same names", () => {
+		expect(found("const apiKey = 'Zk3Qm9XwPq7Rt2LsAb4Cd6Ef';")).toEqual([["key", "Zk3Qm9XwPq7Rt2LsAb4Cd6Ef"]]);
+	});
+});
+
+describe("secretSpans: terminal escapes are no word boundary", () => {
+	const token = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
+
+	it("finds a token in colour codes, raw or as escaped text", () => {
+		for (const esc of ["\u001b", "\\x1b", "\\u001b", "\\033", "\\e"]) {
+			const text = `${esc}[32m${token}${esc}[0m and GITHUB_TOKEN=${esc}[1m${token}`;
+			expect(
+				found(text)
+					.filter(([kind]) => kind === "github token")
+					.map(([, t]) => t),
+			).toEqual([token, token]);
+		}
 	});
 
-	it("takes a piece of 8 characters of two kinds, or of 12 of one, ending in digits or not", () => {
-		for (const piece of ["Abcdefgh", "Abcdefgh12", "ghijklmnopqr", "ghijklmnopqa"])
-			expect(found(`was ${piece}… cut`)).toEqual([["cut secret", piece]]);
+	it("finds a token whose first letter is an escape's final byte", () => {
+		expect(found(`\\x1b[${token}`).map(([, t]) => t)).toContain(token);
 	});
 
-	it("takes no number, no lowercase hex hash, no short word beside the mark", () => {
-		for (const piece of ["12345678", "deadbeefcafe", "Abc1", "Abcdefg", "abcdefghijk"])
-			expect(found(`was ${piece}… cut`)).toEqual([]);
-		expect(found("Zk3Qm9Xw…ab")).toEqual([["cut secret", "Zk3Qm9Xw"]]);
-	});
-
-	it("takes at most 512 characters of a piece", () => {
-		const long = "Ab1".repeat(200);
-		expect(found(`…${long}`)).toEqual([["cut secret", long.slice(0, 512)]]);
+	it("blanks each escape character for character, so a span stands where it did", () => {
+		expect(withoutEscapes("a\u001b[1;32mb\\x1b[0mc")).toBe(`a${" ".repeat(7)}b${" ".repeat(7)}c`);
 	});
 });
 
