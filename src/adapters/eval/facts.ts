@@ -48,12 +48,16 @@ interface Scanned {
 
 const NOTHING: Scanned = { output: [], used: [], all: [] };
 
-/** The string leaves of a tool call's arguments. */
+/** The string leaves of a tool call's arguments, in order. Iterative: arguments may nest to any depth. */
 function strings(u: unknown): string[] {
-	if (typeof u === "string") return [u];
-	if (Array.isArray(u)) return u.flatMap(strings);
-	if (t.UnknownRecord.is(u)) return Object.values(u).flatMap(strings);
-	return [];
+	const found: string[] = [];
+	const stack: unknown[] = [u];
+	for (let top = stack.pop(); top !== undefined || stack.length > 0; top = stack.pop()) {
+		if (typeof top === "string") found.push(top);
+		else if (Array.isArray(top)) stack.push(...[...top].reverse());
+		else if (t.UnknownRecord.is(top)) stack.push(...Object.values(top).reverse());
+	}
+	return found;
 }
 
 function scan(entry: Entry): Scanned {
