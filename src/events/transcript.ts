@@ -24,6 +24,8 @@ export interface ReadAnomaly {
 /** A transcript read into entries, in file order. */
 export interface Transcript {
 	readonly version: number;
+	/** The first `session` line, as parsed: pi's header (its `cwd`, its `version`). */
+	readonly header: Readonly<Record<string, unknown>> | undefined;
 	readonly entries: readonly Entry[];
 	readonly anomalies: readonly ReadAnomaly[];
 }
@@ -76,9 +78,8 @@ interface Parsed {
 	readonly value: Record<string, unknown>;
 }
 
-function headerVersion(parsed: readonly Parsed[]): number {
-	const header = parsed.find((p) => p.value.type === "session");
-	const version = header?.value.version;
+function headerVersion(header: Readonly<Record<string, unknown>> | undefined): number {
+	const version = header?.version;
 	return typeof version === "number" && Number.isFinite(version) ? version : 1;
 }
 
@@ -122,9 +123,10 @@ export function readLines(lines: Iterable<Line>, limits: ReadLimits = READ_LIMIT
 		if (anomaly !== undefined) anomalies.push(anomaly);
 		if (value !== undefined) parsed.push({ line: lineNo, value });
 	}
-	const version = headerVersion(parsed);
+	const header = parsed.find((p) => p.value.type === "session")?.value;
+	const version = headerVersion(header);
 	const entries = version < 2 ? migrateV1(parsed) : readTree(parsed, anomalies, version);
-	return { version, entries, anomalies };
+	return { version, header, entries, anomalies };
 }
 
 /** Reads transcript text into entries. Never throws; what it cannot use is an anomaly. */
@@ -213,5 +215,5 @@ export function entriesFromObjects(objects: readonly unknown[]): Transcript {
 		}
 		parsed.push({ line: index + 1, value: bounded.value });
 	});
-	return { version: 3, entries: readTree(parsed, anomalies, 3), anomalies };
+	return { version: 3, header: undefined, entries: readTree(parsed, anomalies, 3), anomalies };
 }
