@@ -22,9 +22,12 @@ import {
 } from "../../src/events/index.js";
 import { lineLinks } from "../../src/events/line-links.js";
 import { stateJson, stateObject } from "../../src/projections/index.js";
-import { type Folded, foldTranscript } from "../../src/reducers/index.js";
+import { type Folded, foldEntries, foldTranscript } from "../../src/reducers/index.js";
 import { anyEvent, hostileText, transcriptSpecs } from "../properties/arbitraries.js";
 import { law, params } from "../properties/laws.js";
+import { labeler } from "../support/fake-summarizer.js";
+import { longhaulSession, tick } from "../support/longhaul-session.js";
+import { callTool, say } from "../support/pi-harness.js";
 import { unsafeCharacters } from "../support/terminal-attacks.js";
 import { place, transcriptText } from "../support/transcript.js";
 
@@ -448,13 +451,23 @@ describe("transcripts built to exhaust", () => {
 	}, 120_000);
 });
 
+/** What pi records of an assistant reply's usage; pi reads it to decide when to compact. */
+const USAGE = JSON.stringify({
+	input: 0,
+	output: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 0,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+});
+
 /** A session whose third entry's tool call has arguments nested `depth` arrays deep (written as text: no
  * `JSON.stringify` could write it), its tool result, a compaction and more turns after. */
 function deepSession(depth: number): string {
 	const deep = `${"[".repeat(depth)}${"]".repeat(depth)}`;
 	const ts = "2026-01-01T00:00:00.000Z";
 	const line = (o: Record<string, unknown>) => JSON.stringify({ ...o, timestamp: ts });
-	const call = `{"type":"message","id":"a2","parentId":"a1","timestamp":"${ts}","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"cat /srv/port.txt","x":${deep}}}],"stopReason":"toolUse","timestamp":0}}`;
+	const call = `{"type":"message","id":"a2","parentId":"a1","timestamp":"${ts}","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"cat /srv/port.txt","x":${deep}}}],"stopReason":"toolUse","usage":${USAGE},"timestamp":0}}`;
 	return `${[
 		JSON.stringify({ type: "session", version: 3, id: "s", timestamp: ts, cwd: dir }),
 		line({ type: "message", id: "a1", parentId: null, message: { role: "user", content: "read it", timestamp: 0 } }),
@@ -478,7 +491,13 @@ function deepSession(depth: number): string {
 			type: "message",
 			id: "a6",
 			parentId: "a5",
-			message: { role: "assistant", content: [{ type: "text", text: "port 8787" }], stopReason: "stop", timestamp: 0 },
+			message: {
+				role: "assistant",
+				content: [{ type: "text", text: "port 8787" }],
+				stopReason: "stop",
+				usage: JSON.parse(USAGE),
+				timestamp: 0,
+			},
 		}),
 	].join("\n")}\n`;
 }
@@ -587,4 +606,30 @@ describe("depth, length and size: no transcript makes a command throw or hold wh
 			},
 		);
 	});
+});
+
+describe("depth inside a real pi session", () => {
+	it("a tool call with arguments nested 3,000 levels deep: the pass compacts and reports the entry, no crash", async () => {
+		// pi's faux provider cannot stream such a call, so the session is resumed from a file that holds one.
+		const lines = deepSession(3000)
+			.split("\n")
+			.filter((line) => !line.includes('"type":"compaction"'))
+			.map((line) => line.replace('"parentId":"a4"', '"parentId":"a3"'));
+		const file = fileOf(lines.join("\n"));
+		const h = await longhaulSession({ sessionFile: file });
+		try {
+			h.model.scriptSide(labeler());
+			h.model.scriptAgent(say("ok"));
+			await h.prompt("next");
+			await h.compact();
+			await tick();
+			const branch = h.branch();
+			const compaction = branch.findLast((e) => record(e).type === "compaction");
+			expect(record(record(compaction).details).longhaul).toBe(true);
+			expect(branch.map((e) => record(e).id).slice(0, 5)).toEqual(["a1", "a2", "a3", "a5", "a6"]);
+			expect(foldEntries(branch).state.anomalies).toContainEqual({ entry: "a2", reason: TOO_DEEP });
+		} finally {
+			await h.dispose();
+		}
+	}, 60_000);
 });
