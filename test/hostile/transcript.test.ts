@@ -27,7 +27,7 @@ import { anyEvent, hostileText, transcriptSpecs } from "../properties/arbitrarie
 import { law, params } from "../properties/laws.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callTool, say } from "../support/pi-harness.js";
+import { say } from "../support/pi-harness.js";
 import { unsafeCharacters } from "../support/terminal-attacks.js";
 import { place, transcriptText } from "../support/transcript.js";
 
@@ -575,9 +575,7 @@ describe("depth, length and size: no transcript makes a command throw or hold wh
 	});
 
 	it("a session holding more than the reader may hold is refused in one line, not read to the end", () => {
-		const file = fileOf(
-			deepSession(1).repeat(1) + `${JSON.stringify({ type: "custom", id: "c", data: "w".repeat(5000) })}\n`,
-		);
+		const file = fileOf(`${deepSession(1)}${JSON.stringify({ type: "custom", id: "c", data: "w".repeat(5000) })}\n`);
 		expect(readSession(file, READ_LIMITS, 1000)).toEqual(
 			E.left("over 1000 characters of entries to read (lines over the line limit aside): more than Longhaul holds"),
 		);
