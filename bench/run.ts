@@ -6,6 +6,7 @@ import { foldBench } from "./fold-bench.js";
 import { longSessionBench } from "./long-session-bench.js";
 import { passBench } from "./pass-bench.js";
 import { previewBench } from "./preview-bench.js";
+import { factsScaleBench, longLineBench } from "./read-bench.js";
 import { readerBench } from "./reader-bench.js";
 import { recallBench } from "./recall-bench.js";
 import { redactBench } from "./redact-bench.js";
@@ -23,6 +24,8 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	stateBench(root, resolve(shared, "before-compaction.jsonl"));
 	npmStateBench(root, resolve(shared, "before-compaction.jsonl"));
 	previewBench(root, resolve(shared, "before-compaction.jsonl"));
+	longLineBench(root);
+	factsScaleBench();
 	await redactBench(
 		await passBench([resolve(shared, "before-compaction.jsonl"), resolve(shared, "large-session.jsonl")]),
 	);

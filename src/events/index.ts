@@ -1,5 +1,6 @@
 export { type Branch, branchOf } from "./branch.js";
 export { type BranchEvents, branchEvents, type Located, type LocatedSpanRecord } from "./branch-events.js";
+export { MAX_DEPTH } from "./depth.js";
 export {
 	type CompactionDetails,
 	CompactionDetailsCodec,
@@ -18,6 +19,7 @@ export {
 } from "./entries.js";
 export { decodeEvent, type Event, type EventOf, type EventType, encodeEvent } from "./event.js";
 export { idNumber } from "./ids.js";
+export { type Links, type LinksScanner, lineLinks, linksScanner } from "./line-links.js";
 export {
 	contentText,
 	decodeMessage,
@@ -30,9 +32,14 @@ export {
 export {
 	type Entry,
 	entriesFromObjects,
+	type Line,
 	MAX_LINE_CHARS,
+	READ_LIMITS,
 	type ReadAnomaly,
+	type ReadLimits,
+	readLines,
 	readTranscript,
 	type Transcript,
+	textLines,
 } from "./transcript.js";
 export { type World, WorldCodec } from "./world.js";

@@ -9,82 +9,222 @@ export interface Links {
 /** Keys and values longer than this are not read: an id is short. */
 const SMALL_CHARS = 4096;
 
+const SPACE = " \t\n\r";
+
+/** A string's next quote or backslash. */
+const STRING_STOP = /["\\]/g;
+/** What changes depth inside a nested value, or opens a string there. */
+const STRUCTURE = /["{}[\]]/g;
+/** What ends a number, `true`, `false` or `null`. */
+const PRIMITIVE_END = /[,}\s]/g;
+
+function next(pattern: RegExp, s: string, from: number): RegExpExecArray | null {
+	pattern.lastIndex = from;
+	return pattern.exec(s);
+}
+
 function skipSpace(s: string, from: number): number {
 	let i = from;
-	while (i < s.length && " \t\n\r".includes(s.charAt(i))) i++;
+	while (i < s.length && SPACE.includes(s.charAt(i))) i++;
 	return i;
 }
 
-/** The index just past the JSON string that opens at `from`, or -1 when it never closes. */
-function stringEnd(s: string, from: number): number {
-	let i = from + 1;
-	for (;;) {
-		const quote = s.indexOf('"', i);
-		if (quote < 0) return -1;
-		let slashes = 0;
-		for (let k = quote - 1; s.charCodeAt(k) === 0x5c; k--) slashes++;
-		if (slashes % 2 === 0) return quote + 1;
-		i = quote + 1;
-	}
+/** A short JSON text parsed, or undefined when it is not JSON. */
+function parsed(text: string): unknown {
+	return E.getOrElseW(() => undefined)(E.tryCatch(() => JSON.parse(text), E.toError));
 }
 
-/** The index just past the JSON value that starts at `from` (nested ones skipped by depth, not built), or -1. */
-function valueEnd(s: string, from: number): number {
-	const first = s.charAt(from);
-	if (first === '"') return stringEnd(s, from);
-	if (first !== "{" && first !== "[") {
-		const end = /[,}\]\s]/g;
-		end.lastIndex = from;
-		return end.exec(s)?.index ?? s.length;
-	}
-	const structure = /["{}[\]]/g;
-	structure.lastIndex = from;
-	let depth = 0;
-	for (let m = structure.exec(s); m !== null; m = structure.exec(s)) {
-		if (m[0] === '"') {
-			const end = stringEnd(s, m.index);
-			if (end < 0) return -1;
-			structure.lastIndex = end;
-		} else if (m[0] === "{" || m[0] === "[") depth++;
-		else if (--depth === 0) return m.index + 1;
-	}
-	return -1;
+/** Reads the links of one line handed in pieces; the line itself is never held. */
+export interface LinksScanner {
+	readonly push: (piece: string) => void;
+	/** The links once the whole line was pushed, or undefined when it is no JSON object with a string id. */
+	readonly end: () => Links | undefined;
 }
 
-/** A short JSON text parsed, or undefined when it is long or not JSON. */
-function small(s: string, from: number, to: number): unknown {
-	if (to - from > SMALL_CHARS) return undefined;
-	return E.getOrElseW(() => undefined)(E.tryCatch(() => JSON.parse(s.slice(from, to)), E.toError));
-}
+type Phase =
+	| "start"
+	| "keyOrClose"
+	| "key"
+	| "keyText"
+	| "colon"
+	| "value"
+	| "stringValue"
+	| "nested"
+	| "primitive"
+	| "commaOrClose"
+	| "after"
+	| "bad";
 
 /**
- * The `id` and `parentId` of a JSON object line read from its top-level keys without building its values, for a
- * line too long to parse: the branch can still run through the entry. Undefined when the line is not an object at
- * the top level or has no string id. The last of repeated keys counts, as in `JSON.parse`.
+ * A scanner of the `id` and `parentId` of a JSON object line, read from its top-level keys without building its
+ * values, for a line too long to hold: the branch can still run through the entry. Only the top-level keys and
+ * the values of `id` and `parentId` (when short) are kept. The last of repeated keys counts, as in `JSON.parse`.
  */
+export function linksScanner(): LinksScanner {
+	let phase: Phase = "start";
+	/** The raw text of the key being read, or of an `id` or `parentId` value. */
+	let text = "";
+	let keeping = false;
+	let tooLong = false;
+	let key: unknown;
+	let inString = false;
+	let escaped = false;
+	let depth = 0;
+	const found = new Map<string, unknown>();
+
+	const take = (s: string, from: number, to: number) => {
+		if (!keeping || tooLong) return;
+		if (text.length + (to - from) > SMALL_CHARS) tooLong = true;
+		else text += s.slice(from, to);
+	};
+	const begin = (keep: boolean) => {
+		text = "";
+		keeping = keep;
+		tooLong = false;
+	};
+	const valueDone = () => {
+		if (key === "id" || key === "parentId") found.set(key, tooLong ? undefined : parsed(text));
+		phase = "commaOrClose";
+	};
+	/** Reads a string body from `from`; the index after its closing quote, or -1 when it goes on past the piece. */
+	const stringBody = (s: string, from: number): number => {
+		let i = from;
+		if (escaped) {
+			if (i >= s.length) return -1;
+			escaped = false;
+			i++;
+		}
+		for (let m = next(STRING_STOP, s, i); m !== null; m = next(STRING_STOP, s, i)) {
+			if (m[0] === '"') return m.index + 1;
+			if (m.index + 1 >= s.length) {
+				escaped = true;
+				return -1;
+			}
+			i = m.index + 2;
+		}
+		return -1;
+	};
+
+	/** Reads from `i` in the current phase; the index where the next phase starts. */
+	const step = (s: string, i: number): number => {
+		switch (phase) {
+			case "start":
+			case "keyOrClose":
+			case "key":
+			case "colon":
+			case "value":
+			case "commaOrClose":
+			case "after":
+				return punctuation(s, skipSpace(s, i));
+			case "keyText":
+			case "stringValue": {
+				const end = stringBody(s, i);
+				take(s, i, end < 0 ? s.length : end);
+				if (end < 0) return s.length;
+				if (phase === "keyText") {
+					key = tooLong ? undefined : parsed(text);
+					phase = "colon";
+				} else valueDone();
+				return end;
+			}
+			case "nested":
+				return nested(s, i);
+			case "primitive": {
+				const m = next(PRIMITIVE_END, s, i);
+				const end = m === null ? s.length : m.index;
+				take(s, i, end);
+				if (m !== null) valueDone();
+				return end;
+			}
+			case "bad":
+				return s.length;
+		}
+	};
+
+	const nested = (s: string, from: number): number => {
+		let i = from;
+		while (i < s.length) {
+			if (inString) {
+				const end = stringBody(s, i);
+				take(s, i, end < 0 ? s.length : end);
+				if (end < 0) return s.length;
+				inString = false;
+				i = end;
+				continue;
+			}
+			const m = next(STRUCTURE, s, i);
+			if (m === null) {
+				take(s, i, s.length);
+				return s.length;
+			}
+			take(s, i, m.index + 1);
+			i = m.index + 1;
+			if (m[0] === '"') inString = true;
+			else if (m[0] === "{" || m[0] === "[") depth++;
+			else if (--depth === 0) {
+				valueDone();
+				return i;
+			}
+		}
+		return i;
+	};
+
+	const punctuation = (s: string, i: number): number => {
+		if (i >= s.length) return i;
+		const c = s.charAt(i);
+		const to = (p: Phase) => {
+			phase = p;
+			return i + 1;
+		};
+		switch (phase) {
+			case "start":
+				return to(c === "{" ? "keyOrClose" : "bad");
+			case "keyOrClose":
+			case "key":
+				if (c === "}" && phase === "keyOrClose") return to("bad");
+				if (c !== '"') return to("bad");
+				begin(true);
+				take(s, i, i + 1);
+				return to("keyText");
+			case "colon":
+				return to(c === ":" ? "value" : "bad");
+			case "value":
+				begin(key === "id" || key === "parentId");
+				if (c === "," || c === "}" || c === "]" || c === ":") return to("bad");
+				if (c === '"') {
+					take(s, i, i + 1);
+					return to("stringValue");
+				}
+				if (c === "{" || c === "[") {
+					depth = 1;
+					inString = false;
+					take(s, i, i + 1);
+					return to("nested");
+				}
+				phase = "primitive";
+				return i;
+			case "commaOrClose":
+				if (c === ",") return to("key");
+				return to(c === "}" ? "after" : "bad");
+			default:
+				return to("bad");
+		}
+	};
+
+	return {
+		push: (piece) => {
+			for (let i = 0; i < piece.length && phase !== "bad"; ) i = step(piece, i);
+		},
+		end: () => {
+			const id = found.get("id");
+			return phase === "after" && typeof id === "string" ? { id, parentId: found.get("parentId") } : undefined;
+		},
+	};
+}
+
+/** The links of a whole line (see `linksScanner`). */
 export function lineLinks(line: string): Links | undefined {
-	const found = new Map<unknown, unknown>();
-	let i = skipSpace(line, 0);
-	if (line.charAt(i) !== "{") return undefined;
-	i = skipSpace(line, i + 1);
-	if (line.charAt(i) === "}") return undefined;
-	for (;;) {
-		if (line.charAt(i) !== '"') return undefined;
-		const keyEnd = stringEnd(line, i);
-		if (keyEnd < 0) return undefined;
-		const key = small(line, i, keyEnd);
-		i = skipSpace(line, keyEnd);
-		if (line.charAt(i) !== ":") return undefined;
-		i = skipSpace(line, i + 1);
-		const end = valueEnd(line, i);
-		if (end < 0) return undefined;
-		if (key === "id" || key === "parentId") found.set(key, small(line, i, end));
-		i = skipSpace(line, end);
-		if (line.charAt(i) === "}") break;
-		if (line.charAt(i) !== ",") return undefined;
-		i = skipSpace(line, i + 1);
-	}
-	if (skipSpace(line, i + 1) !== line.length) return undefined;
-	const id = found.get("id");
-	return typeof id === "string" ? { id, parentId: found.get("parentId") } : undefined;
+	const scanner = linksScanner();
+	scanner.push(line);
+	return scanner.end();
 }

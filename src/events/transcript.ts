@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
+import { boundedDepth, MAX_DEPTH } from "./depth.js";
 import { isRecord } from "./is-record.js";
-import { lineLinks } from "./line-links.js";
+import { type Links, lineLinks } from "./line-links.js";
 
 /** The longest line the reader parses; a longer one is an anomaly (a 50 MB line must not stall a pass). */
 export const MAX_LINE_CHARS = 16 * 1024 * 1024;
@@ -23,8 +24,32 @@ export interface ReadAnomaly {
 /** A transcript read into entries, in file order. */
 export interface Transcript {
 	readonly version: number;
+	/** The first `session` line, as parsed: pi's header (its `cwd`, its `version`). */
+	readonly header: Readonly<Record<string, unknown>> | undefined;
 	readonly entries: readonly Entry[];
 	readonly anomalies: readonly ReadAnomaly[];
+}
+
+/** How much the reader takes: the longest line it parses, and how deep an entry may nest. */
+export interface ReadLimits {
+	readonly lineChars: number;
+	readonly depth: number;
+}
+
+export const READ_LIMITS: ReadLimits = { lineChars: MAX_LINE_CHARS, depth: MAX_DEPTH };
+
+/**
+ * One line of a transcript as the reader is handed it: its text, or, for a line over the limit, only its length
+ * and the links read as it went by (so a reader of a file never holds it).
+ */
+export interface Line {
+	/** Undefined for a line over the limit, which is not held. */
+	readonly text: string | undefined;
+	readonly chars: number;
+	/** For a line not held: its id and parentId. */
+	readonly links: Links | undefined;
+	/** False for a last line with no newline after it: what a crash in mid-write leaves. */
+	readonly terminated: boolean;
 }
 
 function parseJson(line: string): E.Either<string, unknown> {
@@ -34,13 +59,18 @@ function parseJson(line: string): E.Either<string, unknown> {
 	);
 }
 
-/** Splits transcript text into lines; an unterminated last line that does not parse is a torn tail and is dropped. */
-function splitLines(text: string): { lines: string[]; tornTail: boolean } {
-	const lines = text.split("\n");
-	const last = lines.pop() ?? "";
-	if (last.trim() === "") return { lines, tornTail: false };
-	if (last.length <= MAX_LINE_CHARS && E.isRight(parseJson(last))) return { lines: [...lines, last], tornTail: false };
-	return { lines, tornTail: true };
+/** The lines of transcript text, as a file reader would hand them. */
+export function* textLines(text: string, limits: ReadLimits = READ_LIMITS): Generator<Line> {
+	let from = 0;
+	while (from < text.length) {
+		const newline = text.indexOf("\n", from);
+		const to = newline < 0 ? text.length : newline;
+		const chars = to - from;
+		const terminated = newline >= 0;
+		if (chars <= limits.lineChars) yield { text: text.slice(from, to), chars, links: undefined, terminated };
+		else yield { text: undefined, chars, links: lineLinks(text.slice(from, to)), terminated };
+		from = to + 1;
+	}
 }
 
 interface Parsed {
@@ -48,35 +78,60 @@ interface Parsed {
 	readonly value: Record<string, unknown>;
 }
 
-function headerVersion(parsed: readonly Parsed[]): number {
-	const header = parsed.find((p) => p.value.type === "session");
-	const version = header?.value.version;
+function headerVersion(header: Readonly<Record<string, unknown>> | undefined): number {
+	const version = header?.version;
 	return typeof version === "number" && Number.isFinite(version) ? version : 1;
 }
 
-/** Reads transcript text into entries. Never throws; what it cannot use is an anomaly. */
-export function readTranscript(text: string): Transcript {
+/** What one line gives: an entry's value, an anomaly, or nothing (a blank line, a short torn tail). */
+function readLine(
+	line: Line,
+	lineNo: number,
+	limits: ReadLimits,
+): { value?: Record<string, unknown>; anomaly?: ReadAnomaly } {
+	const at = `line ${lineNo}`;
+	if (line.text === undefined) {
+		const over = `of ${line.chars} characters is over the limit`;
+		const reason = line.terminated ? `line ${over}` : `torn tail: an unterminated last line ${over}`;
+		// Kept as a bare link, so the entries before it stay on the branch.
+		return { value: line.links === undefined ? undefined : { ...line.links }, anomaly: { entry: at, reason } };
+	}
+	if (line.text.trim() === "") return {};
+	const parsed = parseJson(line.text);
+	// A short unterminated last line that does not parse is what a crash in mid-write leaves: read as nothing.
+	if (!line.terminated && E.isLeft(parsed)) return {};
+	if (E.isLeft(parsed)) return { anomaly: { entry: at, reason: parsed.left } };
+	if (!isRecord(parsed.right)) return { anomaly: { entry: at, reason: "line is not a JSON object" } };
+	const bounded = boundedDepth(parsed.right, limits.depth);
+	if (!bounded.cut) return { value: bounded.value };
+	const id = bounded.value.id;
+	const entry = typeof id === "string" && id !== "" ? id : at;
+	return { value: bounded.value, anomaly: { entry, reason: tooDeep(limits.depth) } };
+}
+
+/** The anomaly of an entry cut at `depth` levels: it stays, with what lay deeper replaced. */
+export const tooDeep = (depth: number) => `nested over ${depth} levels deep: what lies deeper is replaced by null`;
+
+/** Reads transcript lines into entries. Never throws; what it cannot use is an anomaly. */
+export function readLines(lines: Iterable<Line>, limits: ReadLimits = READ_LIMITS): Transcript {
 	const anomalies: ReadAnomaly[] = [];
 	const parsed: Parsed[] = [];
-	const { lines } = splitLines(text);
-	lines.forEach((line, index) => {
-		const lineNo = index + 1;
-		if (line.trim() === "") return;
-		if (line.length > MAX_LINE_CHARS) {
-			anomalies.push({ entry: `line ${lineNo}`, reason: `line of ${line.length} characters is over the limit` });
-			// Kept as a bare link, so the entries before it stay on the branch.
-			const links = lineLinks(line);
-			if (links !== undefined) parsed.push({ line: lineNo, value: { ...links } });
-			return;
-		}
-		const value = parseJson(line);
-		if (E.isLeft(value)) anomalies.push({ entry: `line ${lineNo}`, reason: value.left });
-		else if (!isRecord(value.right)) anomalies.push({ entry: `line ${lineNo}`, reason: "line is not a JSON object" });
-		else parsed.push({ line: lineNo, value: value.right });
-	});
-	const version = headerVersion(parsed);
+	let lineNo = 0;
+	for (const line of lines) {
+		lineNo++;
+		const { value, anomaly } = readLine(line, lineNo, limits);
+		if (anomaly !== undefined) anomalies.push(anomaly);
+		if (value !== undefined) parsed.push({ line: lineNo, value });
+	}
+	const header = parsed.find((p) => p.value.type === "session")?.value;
+	const version = headerVersion(header);
 	const entries = version < 2 ? migrateV1(parsed) : readTree(parsed, anomalies, version);
-	return { version, entries, anomalies };
+	return { version, header, entries, anomalies };
+}
+
+/** Reads transcript text into entries. Never throws; what it cannot use is an anomaly. */
+export function readTranscript(text: string, limits: ReadLimits = READ_LIMITS): Transcript {
+	return readLines(textLines(text, limits), limits);
 }
 
 /** v1 files have no ids: each entry gets `L<line>` and the previous entry as parent, as pi's migration links them. */
@@ -141,13 +196,24 @@ function renameHookMessage(value: Record<string, unknown>): Record<string, unkno
 	return { ...value, message: { ...message, role: "custom" } };
 }
 
-/** Reads entries already in memory (pi's `getBranch()`); what has no id is an anomaly. */
+/** Reads entries already in memory (pi's `getBranch()`); what has no id is an anomaly, what nests too deep is cut. */
 export function entriesFromObjects(objects: readonly unknown[]): Transcript {
 	const anomalies: ReadAnomaly[] = [];
 	const parsed: Parsed[] = [];
 	objects.forEach((value, index) => {
-		if (isRecord(value)) parsed.push({ line: index + 1, value });
-		else anomalies.push({ entry: `entry ${index + 1}`, reason: "entry is not an object" });
+		if (!isRecord(value)) {
+			anomalies.push({ entry: `entry ${index + 1}`, reason: "entry is not an object" });
+			return;
+		}
+		const bounded = boundedDepth(value);
+		if (bounded.cut) {
+			const id = value.id;
+			anomalies.push({
+				entry: typeof id === "string" && id !== "" ? id : `entry ${index + 1}`,
+				reason: tooDeep(MAX_DEPTH),
+			});
+		}
+		parsed.push({ line: index + 1, value: bounded.value });
 	});
-	return { version: 3, entries: readTree(parsed, anomalies, 3), anomalies };
+	return { version: 3, header: undefined, entries: readTree(parsed, anomalies, 3), anomalies };
 }

@@ -1,7 +1,13 @@
 import { branchOf } from "../events/branch.js";
 import { branchEvents, type Located, type LocatedSpanRecord } from "../events/branch-events.js";
 import type { Event } from "../events/event.js";
-import { type Entry, entriesFromObjects, type ReadAnomaly, readTranscript } from "../events/transcript.js";
+import {
+	type Entry,
+	entriesFromObjects,
+	type ReadAnomaly,
+	readTranscript,
+	type Transcript,
+} from "../events/transcript.js";
 import { evolve } from "./evolve.js";
 import { initialState, type State } from "./state.js";
 
@@ -29,7 +35,11 @@ export function foldBranch(branch: readonly Entry[], before: readonly ReadAnomal
 
 /** Folds transcript text: read, migrate in memory, follow the branch from the last entry, fold. Never throws. */
 export function foldTranscript(text: string): Folded {
-	const transcript = readTranscript(text);
+	return foldRead(readTranscript(text));
+}
+
+/** Folds a transcript already read (a file streamed line by line): the branch from the last entry. Never throws. */
+export function foldRead(transcript: Transcript): Folded {
 	const branch = branchOf(transcript.entries);
 	return foldBranch(branch.entries, [...transcript.anomalies, ...branch.anomalies]);
 }

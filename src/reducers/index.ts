@@ -1,5 +1,5 @@
 export { evolve, type Sequenced } from "./evolve.js";
-export { type Folded, foldBranch, foldEntries, foldTranscript, stateAtSpan } from "./fold.js";
+export { type Folded, foldBranch, foldEntries, foldRead, foldTranscript, stateAtSpan } from "./fold.js";
 export type {
 	Anomaly,
 	Command,

@@ -2,21 +2,32 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
+import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { startsWithSessionHeader } from "../../src/adapters/cli/session-file.js";
+import { chunkLines } from "../../src/adapters/cli/file-lines.js";
+import { runPreviewCli } from "../../src/adapters/cli/preview-cli.js";
+import { readSession, startsWithSessionHeader } from "../../src/adapters/cli/session-file.js";
 import { runStateCli } from "../../src/adapters/cli/state-cli.js";
+import { runFactsCli } from "../../src/adapters/eval/facts-cli.js";
 import {
 	EVENT_ENTRY_TYPE,
 	encodeEvent,
 	LINE_ENTRY_TYPE,
+	MAX_DEPTH,
 	MAX_LINE_CHARS,
+	READ_LIMITS,
+	readLines,
+	readTranscript,
 	SPAN_ENTRY_TYPE,
 } from "../../src/events/index.js";
 import { lineLinks } from "../../src/events/line-links.js";
 import { stateJson, stateObject } from "../../src/projections/index.js";
-import { type Folded, foldTranscript } from "../../src/reducers/index.js";
+import { type Folded, foldEntries, foldTranscript } from "../../src/reducers/index.js";
 import { anyEvent, hostileText, transcriptSpecs } from "../properties/arbitraries.js";
-import { params } from "../properties/laws.js";
+import { law, params } from "../properties/laws.js";
+import { labeler } from "../support/fake-summarizer.js";
+import { longhaulSession, tick } from "../support/longhaul-session.js";
+import { say } from "../support/pi-harness.js";
 import { unsafeCharacters } from "../support/terminal-attacks.js";
 import { place, transcriptText } from "../support/transcript.js";
 
@@ -438,4 +449,185 @@ describe("transcripts built to exhaust", () => {
 		expect(result.code).toBe(0);
 		expect(JSON.parse(result.stdout).notes.at(-1)).toEqual({ id: "N100", text: `n${count}` });
 	}, 120_000);
+});
+
+/** What pi records of an assistant reply's usage; pi reads it to decide when to compact. */
+const USAGE = JSON.stringify({
+	input: 0,
+	output: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	totalTokens: 0,
+	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+});
+
+/** A session whose third entry's tool call has arguments nested `depth` arrays deep (written as text: no
+ * `JSON.stringify` could write it), its tool result, a compaction and more turns after. */
+function deepSession(depth: number): string {
+	const deep = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+	const ts = "2026-01-01T00:00:00.000Z";
+	const line = (o: Record<string, unknown>) => JSON.stringify({ ...o, timestamp: ts });
+	const call = `{"type":"message","id":"a2","parentId":"a1","timestamp":"${ts}","message":{"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"cat /srv/port.txt","x":${deep}}}],"stopReason":"toolUse","usage":${USAGE},"timestamp":0}}`;
+	return `${[
+		JSON.stringify({ type: "session", version: 3, id: "s", timestamp: ts, cwd: dir }),
+		line({ type: "message", id: "a1", parentId: null, message: { role: "user", content: "read it", timestamp: 0 } }),
+		call,
+		line({
+			type: "message",
+			id: "a3",
+			parentId: "a2",
+			message: {
+				role: "toolResult",
+				toolCallId: "t1",
+				toolName: "bash",
+				content: [{ type: "text", text: "port 8787" }],
+				isError: false,
+				timestamp: 0,
+			},
+		}),
+		line({ type: "compaction", id: "a4", parentId: "a3", summary: "s", firstKeptEntryId: "a3", tokensBefore: 9 }),
+		line({ type: "message", id: "a5", parentId: "a4", message: { role: "user", content: "on", timestamp: 0 } }),
+		line({
+			type: "message",
+			id: "a6",
+			parentId: "a5",
+			message: {
+				role: "assistant",
+				content: [{ type: "text", text: "port 8787" }],
+				stopReason: "stop",
+				usage: JSON.parse(USAGE),
+				timestamp: 0,
+			},
+		}),
+	].join("\n")}\n`;
+}
+
+const TOO_DEEP = `nested over ${MAX_DEPTH} levels deep: what lies deeper is replaced by null`;
+
+describe("depth, length and size: no transcript makes a command throw or hold what it cannot", () => {
+	it("arguments nested 100,000 levels deep: facts, preview and state exit 0 and list the anomaly, the entry kept", async () => {
+		const file = fileOf(deepSession(100_000));
+		const state = await runStateCli([file, "--anomalies"], {});
+		expect(state).toEqual({ stdout: `Anomalies: 1\n- a2: ${TOO_DEEP}\n`, stderr: "", code: 0 });
+		const facts = runFactsCli([file], { root: dir });
+		expect({ code: facts.code, stderr: facts.stderr }).toEqual({ code: 0, stderr: "" });
+		expect(facts.stdout).toContain(`anomaly at a2: ${TOO_DEEP}`);
+		const preview = await runPreviewCli([file, "--keep-recent-tokens", "1"], {
+			env: { PI_CODING_AGENT_DIR: dir },
+			cwd: dir,
+			takeWorld: async () => ({ taken: false, reason: "not asked" }),
+			now: () => 0,
+		});
+		expect(preview.code).toBe(0);
+		expect(preview.stderr).toContain(`anomaly at a2: ${TOO_DEEP}`);
+		expect(preview.stdout).not.toContain("RangeError");
+		const folded = foldTranscript(deepSession(100_000));
+		expect(folded.branch.map((e) => e.id)).toEqual(["a1", "a2", "a3", "a4", "a5", "a6"]);
+		// The entry stays, cut: the command beside the deep value is still read, and nothing nests past the limit.
+		const kept = folded.branch[1]?.raw;
+		expect(JSON.stringify(kept)).toContain('"command":"cat /srv/port.txt"');
+		expect(JSON.stringify(kept).match(/\[/g)?.length).toBeLessThan(MAX_DEPTH);
+	});
+
+	it("a value just at the depth limit is read as it is, one level more is cut", () => {
+		// The entry is level 1, message 2, content 3, the block 4, arguments 5: the arrays of x start at level 6.
+		const at = (arrays: number) => foldTranscript(deepSession(arrays));
+		expect(at(MAX_DEPTH - 5).state.anomalies).toEqual([]);
+		expect(at(MAX_DEPTH - 4).state.anomalies).toEqual([{ entry: "a2", reason: TOO_DEEP }]);
+	});
+
+	it("an unterminated last line over the limit is a torn tail anomaly; a short torn tail reads as nothing", () => {
+		const text = deepSession(1);
+		const limits = { lineChars: 1000, depth: MAX_DEPTH };
+		const tail = `{"type":"message","id":"a7","parentId":"a6","message":{"role":"user","content":"${"z".repeat(1300)}`;
+		expect(readTranscript(text + tail, limits).anomalies).toEqual([
+			{
+				entry: "line 8",
+				reason: `torn tail: an unterminated last line of ${tail.length} characters is over the limit`,
+			},
+		]);
+		expect(readTranscript(text + tail.slice(0, 900), limits).anomalies).toEqual([]);
+		expect(readTranscript(`${text}${tail}\n`, limits).anomalies).toEqual([
+			{ entry: "line 8", reason: `line of ${tail.length} characters is over the limit` },
+		]);
+	});
+
+	it("a final line over 16M characters without a newline: state --anomalies names it", async () => {
+		const tail = `{"type":"custom","id":"big","parentId":"a6","data":"${"q".repeat(MAX_LINE_CHARS)}`;
+		const file = fileOf(deepSession(1) + tail);
+		const result = await runStateCli([file, "--anomalies"], {});
+		expect(result).toEqual({
+			stdout: `Anomalies: 1\n- line 8: torn tail: an unterminated last line of ${tail.length} characters is over the limit\n`,
+			stderr: "",
+			code: 0,
+		});
+	});
+
+	it("a file that is no session is refused from its first bytes, one line, whatever follows", async () => {
+		const noNewline = fileOf(Buffer.alloc(3 * 1024 * 1024, 0x61));
+		const notHeader = fileOf(`{"type":"message","id":"a"}\n${HEADER}`);
+		const empty = fileOf("");
+		for (const file of [noNewline, notHeader, empty]) {
+			const refused = `${file}: not a pi session (its first line is no session header)\n`;
+			expect(await runStateCli([file], {})).toEqual({ stdout: "", stderr: refused, code: 2 });
+			expect(readSession(file)).toEqual(E.left("not a pi session (its first line is no session header)"));
+		}
+	});
+
+	it("a session holding more than the reader may hold is refused in one line, not read to the end", () => {
+		const file = fileOf(`${deepSession(1)}${JSON.stringify({ type: "custom", id: "c", data: "w".repeat(5000) })}\n`);
+		expect(readSession(file, READ_LIMITS, 1000)).toEqual(
+			E.left("over 1000 characters of entries to read (lines over the line limit aside): more than Longhaul holds"),
+		);
+		expect(E.isRight(readSession(file))).toBe(true);
+	});
+
+	it("the streaming reader gives what the text reader gives, and never holds more of a line than the limit", () => {
+		const piece = fc.oneof(
+			fc.constantFrom("\n", '"', "\\", "{", "}", "[", "]", ",", ":", " "),
+			fc.string({ maxLength: 40 }),
+			fc.constantFrom('{"id":"x","parentId":null,"type":"message"}', '{"a":"', "é😀"),
+		);
+		law(
+			[fc.array(piece, { maxLength: 40 }), fc.array(fc.nat(), { maxLength: 8 }), fc.integer({ min: 1, max: 60 })],
+			(pieces, cuts, lineChars) => {
+				const text = pieces.join("");
+				const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+				const chunks = [0, ...at, text.length].flatMap((from, i, all) => {
+					const to = all[i + 1];
+					return to === undefined || to <= from ? [] : [text.slice(from, to)];
+				});
+				const held = { most: 0 };
+				const limits = { lineChars, depth: MAX_DEPTH };
+				const streamed = readLines(chunkLines(chunks, lineChars, held), limits);
+				return held.most <= lineChars && JSON.stringify(streamed) === JSON.stringify(readTranscript(text, limits));
+			},
+		);
+	});
+});
+
+describe("depth inside a real pi session", () => {
+	it("a tool call with arguments nested 3,000 levels deep: the pass compacts and reports the entry, no crash", async () => {
+		// pi's faux provider cannot stream such a call, so the session is resumed from a file that holds one.
+		const lines = deepSession(3000)
+			.split("\n")
+			.filter((line) => !line.includes('"type":"compaction"'))
+			.map((line) => line.replace('"parentId":"a4"', '"parentId":"a3"'));
+		const file = fileOf(lines.join("\n"));
+		const h = await longhaulSession({ sessionFile: file });
+		try {
+			h.model.scriptSide(labeler());
+			h.model.scriptAgent(say("ok"));
+			await h.prompt("next");
+			await h.compact();
+			await tick();
+			const branch = h.branch();
+			const compaction = branch.findLast((e) => record(e).type === "compaction");
+			expect(record(record(compaction).details).longhaul).toBe(true);
+			expect(branch.map((e) => record(e).id).slice(0, 5)).toEqual(["a1", "a2", "a3", "a5", "a6"]);
+			expect(foldEntries(branch).state.anomalies).toContainEqual({ entry: "a2", reason: TOO_DEEP });
+		} finally {
+			await h.dispose();
+		}
+	}, 60_000);
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeEvent, type Event, encodeEvent, idNumber } from "../../src/events/index.js";
+import { decodeEvent, type Event, encodeEvent, idNumber, READ_LIMITS, readTranscript } from "../../src/events/index.js";
 import {
 	anomaliesView,
 	isTerminalSafe,
@@ -10,7 +10,7 @@ import {
 	stateObject,
 	stateView,
 } from "../../src/projections/index.js";
-import { evolve, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
+import { evolve, foldRead, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 import { anyEvent, hostileText, storedEvent, transcriptSpecs } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
@@ -130,16 +130,33 @@ describe("core laws", () => {
 		});
 	});
 
-	it("truncation at any byte gives the fold of the complete records before it", () => {
-		law([transcriptSpecs, fc.nat()], (specs, cutAt) => {
+	it("truncation at any byte gives the fold of the complete records before it, and a torn tail over the line limit is one anomaly", () => {
+		law([transcriptSpecs, fc.nat(), fc.integer({ min: 1, max: 400 })], (specs, cutAt, lineChars) => {
+			const limits = { ...READ_LIMITS, lineChars };
+			const fold = (t: string) => stateJson(foldRead(readTranscript(t, limits)).state);
 			const text = transcriptText(place(specs));
 			const cut = cutAt % (text.length + 1);
 			const lastNewline = text.lastIndexOf("\n", cut - 1) + 1;
 			const nextNewline = text.indexOf("\n", lastNewline);
-			const complete = stateJson(foldTranscript(text.slice(0, lastNewline)).state);
-			const withNext = stateJson(foldTranscript(text.slice(0, nextNewline + 1)).state);
-			const got = stateJson(foldTranscript(text.slice(0, cut)).state);
-			return got === complete || (cut === nextNewline && got === withNext);
+			const tail = cut - lastNewline;
+			const complete = readTranscript(text.slice(0, lastNewline), limits);
+			const torn = {
+				entry: `line ${text.slice(0, lastNewline).split("\n").length}`,
+				reason: `torn tail: an unterminated last line of ${tail} characters is over the limit`,
+			};
+			// A short torn tail is what a crash leaves: nothing. One over the limit cannot be told from a line too long to
+			// read, so it is named.
+			const expected =
+				tail > lineChars
+					? stateJson(foldRead({ ...complete, anomalies: [...complete.anomalies, torn] }).state)
+					: fold(text.slice(0, lastNewline));
+			const got = fold(text.slice(0, cut));
+			if (got === expected) return true;
+			if (cut !== nextNewline) return false;
+			// The cut fell just before a newline: the line is whole, read as with its newline, or named torn when long.
+			const whole = readTranscript(text.slice(0, nextNewline + 1), limits);
+			const named = whole.anomalies.map((a) => (a.entry === torn.entry ? torn : a));
+			return got === stateJson(foldRead({ ...whole, anomalies: named }).state);
 		});
 	});
 

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { branchOf } from "../../events/branch.js";
-import { type Entry, readTranscript } from "../../events/transcript.js";
+import type { Entry, ReadAnomaly, Transcript } from "../../events/transcript.js";
 import type { World } from "../../events/world.js";
 import { PI_KEEP_RECENT_TOKENS, piCut } from "../../pass/cut.js";
 import { sanitize } from "../../projections/sanitize.js";
@@ -9,7 +9,7 @@ import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
 import { type PassOutcome, runPass } from "../pass/run-pass.js";
 import { createRedactor, redactRendered } from "../redact/index.js";
-import { readSessionFile } from "./session-file.js";
+import { readSession } from "./session-file.js";
 import type { CliResult } from "./state-cli.js";
 
 // `longhaul preview` (SPEC 8.3): what Longhaul would keep if the session were compacted now, at the cut pi would
@@ -65,14 +65,9 @@ function parsePreviewArgs(argv: readonly string[]): E.Either<string, PreviewArgs
 }
 
 /** The directory the session ran in, from its header, or `fallback`. */
-function sessionCwd(text: string, fallback: string): string {
-	const end = text.indexOf("\n");
-	const header = E.tryCatch(
-		(): unknown => JSON.parse(end < 0 ? text : text.slice(0, end)),
-		() => "malformed",
-	);
-	const decoded = E.isRight(header) ? Header.decode(header.right) : undefined;
-	return decoded !== undefined && E.isRight(decoded) ? decoded.right.cwd : fallback;
+function sessionCwd(transcript: Transcript, fallback: string): string {
+	const decoded = Header.decode(transcript.header);
+	return E.isRight(decoded) ? decoded.right.cwd : fallback;
 }
 
 /** The branch's entries as pi holds them in memory (ids included, also the ones derived for a v1 file). */
@@ -96,14 +91,14 @@ export interface Preview {
  * model and the World only when `world`; undefined where pi would not compact. Writes nothing.
  */
 export async function previewOf(
-	text: string,
+	transcript: Transcript,
 	options: { readonly keepRecentTokens: number; readonly world: boolean },
 	caps: PreviewCapabilities,
 ): Promise<Preview | undefined> {
-	const branch = branchOf(readTranscript(text).entries).entries;
+	const branch = branchOf(transcript.entries).entries;
 	const firstKeptEntryId = piCut(branch, options.keepRecentTokens);
 	if (firstKeptEntryId === undefined) return undefined;
-	const cwd = sessionCwd(text, caps.cwd);
+	const cwd = sessionCwd(transcript, caps.cwd);
 	const { config, problems } = loadConfig(agentDir(caps.env), cwd);
 	const redactor = createRedactor(config.redact);
 	const outcome = await runPass(
@@ -128,6 +123,11 @@ export async function previewOf(
 	return { firstKeptEntryId, outcome, summary: outcome.summary, problems };
 }
 
+/** What the reader could not use, one line each for stderr (the preview goes on without it). */
+function anomalyLines(anomalies: readonly ReadAnomaly[]): string {
+	return anomalies.map((a) => `${sanitize(`anomaly at ${a.entry}: ${a.reason}`)}\n`).join("");
+}
+
 /**
  * Runs `preview`: reads the transcript (never writes it), cuts it as pi would, and prints the pass's summary,
  * redacted as the summary pi would store is.
@@ -138,18 +138,19 @@ export async function runPreviewCli(argv: readonly string[], caps: PreviewCapabi
 	const dir = agentDir(caps.env);
 	const file = args.right.file ?? newestTranscript(dir);
 	if (file === undefined) return fail(`no transcript given and none found under ${dir}/sessions`);
-	const text = readSessionFile(file);
-	if (E.isLeft(text)) return fail(`${file}: ${text.left}`);
-	const preview = await previewOf(text.right, args.right, caps);
+	const transcript = readSession(file);
+	if (E.isLeft(transcript)) return fail(`${file}: ${transcript.left}`);
+	const preview = await previewOf(transcript.right, args.right, caps);
+	const read = anomalyLines(transcript.right.anomalies);
 	if (preview === undefined)
 		return {
 			stdout: "pi would not compact this session now (it is empty or ends in a compaction)\n",
-			stderr: "",
+			stderr: read,
 			code: 0,
 		};
 	return {
 		stdout: `${sanitize(preview.summary)}\n`,
-		stderr: preview.problems.length === 0 ? "" : `${sanitize(preview.problems.join("\n"))}\n`,
+		stderr: `${read}${preview.problems.length === 0 ? "" : `${sanitize(preview.problems.join("\n"))}\n`}`,
 		code: 0,
 	};
 }

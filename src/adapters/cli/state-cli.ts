@@ -1,11 +1,11 @@
 import * as E from "fp-ts/lib/Either.js";
 import { anomaliesView, safeJson, sanitize, spansView, stateObject, stateView } from "../../projections/index.js";
-import { foldTranscript, stateAtSpan } from "../../reducers/index.js";
+import { foldRead, stateAtSpan } from "../../reducers/index.js";
 import type { State } from "../../reducers/state.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
 import { createRedactor, type JsonPath, type Redactor, redactJson, redactRendered } from "../redact/index.js";
-import { readSessionFile } from "./session-file.js";
+import { readSession } from "./session-file.js";
 
 /** What the state inspector prints, and its exit code. */
 export interface CliResult {
@@ -83,9 +83,9 @@ export async function runStateCli(
 	const dir = agentDir(env);
 	const file = args.right.file ?? newestTranscript(dir);
 	if (file === undefined) return fail(`no transcript given and none found under ${dir}/sessions`);
-	const text = readSessionFile(file);
-	if (E.isLeft(text)) return fail(`${file}: ${text.left}`);
-	const folded = foldTranscript(text.right);
+	const transcript = readSession(file);
+	if (E.isLeft(transcript)) return fail(`${file}: ${transcript.left}`);
+	const folded = foldRead(transcript.right);
 	const state = span === undefined ? folded.state : stateAtSpan(folded, span);
 	if (state === undefined) return fail(`span ${span} is not on this branch (it has ${folded.state.spans} spans)`);
 	const { config, problems } = loadConfig(dir, cwd);

@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
+import type { ReadAnomaly } from "../../events/transcript.js";
 import { sanitize } from "../../projections/sanitize.js";
-import { readSessionFile } from "../cli/session-file.js";
+import { readSession } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { demoTranscript } from "./demo.js";
 import { type CompactionFacts, comparedFacts, totals, transcriptFacts } from "./facts.js";
@@ -29,6 +30,8 @@ interface Named {
 	readonly facts: readonly CompactionFacts[];
 	/** The replay's compactions at the same cuts, when a recording is compared with its replay. */
 	readonly replayed: readonly CompactionFacts[];
+	/** What the reader could not use in the transcripts read. */
+	readonly anomalies: readonly ReadAnomaly[];
 }
 
 const ratio = (part: number, whole: number) => `${part}/${whole}`;
@@ -68,7 +71,8 @@ function transcriptReport(named: Named): string {
 		]),
 	]);
 	const body = rows.length === 0 ? "no compactions\n" : `${byCompactor}${each}`;
-	return `transcript ${named.name} (${named.how})\n${body}`;
+	const anomalies = named.anomalies.map((a) => `anomaly at ${a.entry}: ${a.reason}\n`).join("");
+	return `transcript ${named.name} (${named.how})\n${body}${anomalies}`;
 }
 
 /** The facts report: its head, then one table per transcript, never pooled. */
@@ -100,9 +104,9 @@ function parseFactsArgs(argv: readonly string[]): E.Either<string, FactsArgs> {
 
 /** Facts of one recording and its replay: pi's rows from the recording, the replay's rows at the same cuts. */
 function compared(recording: string, replay: string): E.Either<string, Named> {
-	const recorded = readSessionFile(recording);
+	const recorded = readSession(recording);
 	if (E.isLeft(recorded)) return E.left(`${transcriptName(recording)}: ${recorded.left}`);
-	const replayed = readSessionFile(replay);
+	const replayed = readSession(replay);
 	if (E.isLeft(replayed)) return E.left(`${transcriptName(replay)}: ${replayed.left}`);
 	const facts = comparedFacts(recorded.right, replayed.right);
 	if (E.isLeft(facts)) return E.left(`${transcriptName(replay)} against ${transcriptName(recording)}: ${facts.left}`);
@@ -111,6 +115,7 @@ function compared(recording: string, replay: string): E.Either<string, Named> {
 		how: `as recorded, and replayed in ${transcriptName(replay)} at the same cuts; values from the recording`,
 		facts: facts.right.recorded,
 		replayed: facts.right.replayed,
+		anomalies: [...recorded.right.anomalies, ...replayed.right.anomalies],
 	});
 }
 
@@ -127,14 +132,15 @@ export function runFactsCli(argv: readonly string[], caps: { readonly root: stri
 		else named.push(pair.right);
 	} else
 		for (const file of files.length > 0 ? files : [demoTranscript(caps.root)]) {
-			const text = readSessionFile(file);
-			if (E.isLeft(text)) problems.push(`${transcriptName(file)}: ${text.left}`);
+			const transcript = readSession(file);
+			if (E.isLeft(transcript)) problems.push(`${transcriptName(file)}: ${transcript.left}`);
 			else
 				named.push({
 					name: transcriptName(file),
 					how: "as recorded",
-					facts: transcriptFacts(text.right),
+					facts: transcriptFacts(transcript.right),
 					replayed: [],
+					anomalies: transcript.right.anomalies,
 				});
 		}
 	return {

@@ -3,11 +3,12 @@ import * as t from "io-ts";
 import { branchOf } from "../../events/branch.js";
 import { branchEvents } from "../../events/branch-events.js";
 import { messageOf } from "../../events/messages.js";
-import { type Entry, readTranscript } from "../../events/transcript.js";
+import { type Entry, readTranscript, type Transcript } from "../../events/transcript.js";
 import { derivedSpan, recordedSpan, type SpanBounds, type SpanEntries } from "../../pass/span.js";
 import { recall } from "../../projections/recall.js";
-import { foldBranch } from "../../reducers/fold.js";
-import { type Place, placeOf, placeText, samePlace } from "./places.js";
+import { evolve } from "../../reducers/evolve.js";
+import { initialState } from "../../reducers/state.js";
+import { type Place, placeFinder, placeText, samePlace } from "./places.js";
 import { type Compactor, compactorOf } from "./recording.js";
 import { type FoundValue, holdsValue, valuesIn } from "./values.js";
 
@@ -48,12 +49,16 @@ interface Scanned {
 
 const NOTHING: Scanned = { output: [], used: [], all: [] };
 
-/** The string leaves of a tool call's arguments. */
+/** The string leaves of a tool call's arguments, in order. Iterative: arguments may nest to any depth. */
 function strings(u: unknown): string[] {
-	if (typeof u === "string") return [u];
-	if (Array.isArray(u)) return u.flatMap(strings);
-	if (t.UnknownRecord.is(u)) return Object.values(u).flatMap(strings);
-	return [];
+	const found: string[] = [];
+	const stack: unknown[] = [u];
+	for (let top = stack.pop(); top !== undefined || stack.length > 0; top = stack.pop()) {
+		if (typeof top === "string") found.push(top);
+		else if (Array.isArray(top)) stack.push(...[...top].reverse());
+		else if (t.UnknownRecord.is(top)) stack.push(...Object.values(top).reverse());
+	}
+	return found;
 }
 
 function scan(entry: Entry): Scanned {
@@ -84,41 +89,54 @@ function summaryOf(entry: Entry | undefined): string {
 	return typeof summary === "string" ? summary : "";
 }
 
-/** The index of the first entry each value appears in, over the branch. */
-function firstSeen(scanned: readonly Scanned[]): Map<string, number> {
-	const first = new Map<string, number>();
-	scanned.forEach((s, i) => {
-		for (const v of s.all) if (!first.has(key(v))) first.set(key(v), i);
+interface Occurrence {
+	readonly at: number;
+	readonly used: boolean;
+}
+
+/** Where a value appears over the branch, in order (the entry's index, and whether it uses it there), and the
+ * index of its last use. */
+interface Appearances {
+	readonly list: Occurrence[];
+	lastUse: number;
+}
+
+type Occurrences = Map<string, Appearances>;
+
+function occurrencesOf(scanned: readonly Scanned[]): Occurrences {
+	const found: Occurrences = new Map();
+	scanned.forEach((s, at) => {
+		const used = new Set(s.used.map(key));
+		for (const k of new Set(s.all.map(key))) {
+			const appearances = found.get(k) ?? { list: [], lastUse: -1 };
+			if (appearances.list.length === 0) found.set(k, appearances);
+			appearances.list.push({ at, used: used.has(k) });
+			if (used.has(k)) appearances.lastUse = at;
+		}
 	});
-	return first;
+	return found;
 }
 
-/** Values whose first appearance in `after` is a use: the model brought them from memory, not from a new read. */
-function usedBeforeShown(after: readonly Scanned[]): Set<string> {
-	const met = new Set<string>();
-	const used = new Set<string>();
-	for (const s of after) {
-		for (const v of s.used) if (!met.has(key(v))) used.add(key(v));
-		for (const v of s.all) met.add(key(v));
+/** The first occurrence after entry `k`, by binary search. */
+function nextAfter(list: readonly Occurrence[], k: number): Occurrence | undefined {
+	let lo = 0;
+	let hi = list.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >> 1;
+		if ((list[mid]?.at ?? 0) <= k) lo = mid + 1;
+		else hi = mid;
 	}
-	return used;
+	return list[lo];
 }
 
-/**
- * The span the compaction at `k` summarized: for a Longhaul compaction, the bounds its span record gives; for any
- * other (or a record without bounds), pi 0.73.1's rule over the entries before it.
- */
-function spanAt(branch: readonly Entry[], k: number, bounds: ReadonlyMap<string, SpanBounds>): SpanEntries {
-	const before = branch.slice(0, k);
-	const entry = branch[k];
-	const derived = derivedSpan(before, keptId(entry));
-	const recorded = entry === undefined ? undefined : bounds.get(entry.id);
-	return (recorded === undefined ? undefined : recordedSpan(before, recorded, derived.end)) ?? derived;
+/** True when an entry after `k` uses the value. */
+function usedAfter(occurrences: Occurrences, value: string, k: number): boolean {
+	return (occurrences.get(value)?.lastUse ?? -1) > k;
 }
 
-function keptId(entry: Entry | undefined): string {
-	const kept = entry?.raw.firstKeptEntryId;
-	return typeof kept === "string" ? kept : "";
+/** True when the value's first appearance after `k` is a use: the model brought it from memory, not a new read. */
+function usedBeforeShown(occurrences: Occurrences, value: string, k: number): boolean {
+	return nextAfter(occurrences.get(value)?.list ?? [], k)?.used === true;
 }
 
 /** The span bounds Longhaul's span records give, by the compaction entry they name. */
@@ -129,6 +147,48 @@ function recordedBounds(branch: readonly Entry[]): Map<string, SpanBounds> {
 	return bounds;
 }
 
+function keptId(entry: Entry | undefined): string {
+	const kept = entry?.raw.firstKeptEntryId;
+	return typeof kept === "string" ? kept : "";
+}
+
+/**
+ * The spans of a branch's compactions, one after another: for a Longhaul compaction, the bounds its span record
+ * gives; for any other (or a record without bounds), pi 0.73.1's rule over the entries before it. Each span is
+ * read on the entries from the earliest index it can name, so the whole branch costs its length, not its square.
+ */
+function spanReader(branch: readonly Entry[]): (k: number) => SpanEntries {
+	const bounds = recordedBounds(branch);
+	const first = new Map<string, number>();
+	branch.forEach((e, i) => {
+		if (!first.has(e.id)) first.set(e.id, i);
+	});
+	const last = new Map<string, number>();
+	let passed = 0;
+	let previous = -1;
+	return (k) => {
+		for (; passed < k; passed++) {
+			const entry = branch[passed];
+			if (entry === undefined) continue;
+			last.set(entry.id, passed);
+			if (entry.type === "compaction") previous = passed;
+		}
+		const lastBefore = (id: string) => last.get(id) ?? -1;
+		// Where pi starts the span: the previous compaction's kept entry (its first place), or the entry after it.
+		const previousKept = previous < 0 ? -1 : (first.get(keptId(branch[previous])) ?? -1);
+		const start = previous < 0 ? 0 : previousKept >= 0 && previousKept < k ? previousKept : previous + 1;
+		const entry = branch[k];
+		const recorded = entry === undefined ? undefined : bounds.get(entry.id);
+		const named = [lastBefore(keptId(entry)), lastBefore(recorded?.first ?? ""), lastBefore(recorded?.last ?? "")];
+		const from = Math.min(start, ...named.filter((i) => i >= 0));
+		const before = branch.slice(from, k);
+		const shift = (span: SpanEntries): SpanEntries => ({ at: span.at.map((i) => i + from), end: span.end + from });
+		const derived = derivedSpan(before, keptId(entry));
+		const span = (recorded === undefined ? undefined : recordedSpan(before, recorded, derived.end)) ?? derived;
+		return shift(span);
+	};
+}
+
 /** A compaction on a branch and the values it is judged on. */
 interface Candidates {
 	readonly at: number;
@@ -137,25 +197,24 @@ interface Candidates {
 	readonly wide: readonly FoundValue[];
 }
 
-/** Every compaction of a branch with its candidate values (see CompactionFacts). */
+/** Every compaction of a branch with its candidate values (see CompactionFacts). Linear in the branch's length. */
 function candidatesOf(branch: readonly Entry[]): Candidates[] {
 	const scanned = branch.map(scan);
-	const first = firstSeen(scanned);
-	const bounds = recordedBounds(branch);
+	const occurrences = occurrencesOf(scanned);
+	const spanAt = spanReader(branch);
+	const placeOf = placeFinder(branch);
 	const out: Candidates[] = [];
 	branch.forEach((entry, k) => {
 		if (entry.type !== "compaction") return;
-		const span = spanAt(branch, k, bounds);
+		const span = spanAt(k);
 		const inKeptWindow = new Set(scanned.slice(span.end, k).flatMap((s) => s.all.map(key)));
-		const after = scanned.slice(k + 1);
-		const usedAfter = new Set(after.flatMap((s) => s.used.map(key)));
 		const firstHere = new Map<string, FoundValue>();
 		for (const i of span.at)
-			for (const v of scanned[i]?.output ?? []) if (first.get(key(v)) === i) firstHere.set(key(v), v);
-		const wide = [...firstHere.values()].filter((v) => usedAfter.has(key(v)));
-		const reusedKeys = usedBeforeShown(after);
-		const reused = wide.filter((v) => !inKeptWindow.has(key(v)) && reusedKeys.has(key(v)));
-		out.push({ at: k, keptPlace: placeOf(branch, keptId(entry)), reused, wide });
+			for (const v of scanned[i]?.output ?? [])
+				if (occurrences.get(key(v))?.list[0]?.at === i) firstHere.set(key(v), v);
+		const wide = [...firstHere.values()].filter((v) => usedAfter(occurrences, key(v), k));
+		const reused = wide.filter((v) => !inKeptWindow.has(key(v)) && usedBeforeShown(occurrences, key(v), k));
+		out.push({ at: k, keptPlace: placeOf(keptId(entry)), reused, wide });
 	});
 	return out;
 }
@@ -163,21 +222,44 @@ function candidatesOf(branch: readonly Entry[]): Candidates[] {
 const SHOWN_IDS = /(?<![\w])(?:[RCEDXN]|u)[1-9][0-9]{0,8}(?![\w])/g;
 
 /**
- * What one `longhaul_recall` of each id the summary of the compaction at `at` shows returns, read from the branch
- * as it stood after that compaction (its span record included).
+ * What one `longhaul_recall` of each id a compaction's summary shows returns, read from the branch as it stood
+ * after that compaction (its span record included). The state is folded on as the compactions come, in order.
  */
-function recalledAfter(branch: readonly Entry[], at: number, summary: string): string[] {
-	const next = branch.findIndex((e, i) => i > at && e.type !== "custom");
-	const folded = foldBranch(branch.slice(0, next < 0 ? branch.length : next));
-	const sources = { state: folded.state, spanRecords: folded.spanRecords, branch: folded.branch };
-	return [...new Set(summary.match(SHOWN_IDS) ?? [])].map((ref) => recall(ref, sources));
+function recaller(branch: readonly Entry[]): (at: number, summary: string) => string[] {
+	const perEntry = branch.map((entry) => branchEvents([entry]));
+	let folded = 0;
+	let state = initialState;
+	return (at, summary) => {
+		const refs = [...new Set(summary.match(SHOWN_IDS) ?? [])];
+		if (refs.length === 0) return [];
+		let next = at + 1;
+		while (next < branch.length && branch[next]?.type === "custom") next++;
+		if (next < folded) {
+			folded = 0;
+			state = initialState;
+		}
+		state = evolve(
+			state,
+			perEntry.slice(folded, next).flatMap((found) => found.events),
+		);
+		folded = next;
+		const spanRecords = perEntry.slice(0, next).flatMap((found) => found.spanRecords);
+		const sources = { state, spanRecords, branch: branch.slice(0, next) };
+		return refs.map((ref) => recall(ref, sources));
+	};
 }
 
 /** A compaction's summary judged against candidate values (from the same branch or the recording it replays). */
-function judged(candidates: Candidates, ordinal: number, branch: readonly Entry[], at: number): CompactionFacts {
+function judged(
+	candidates: Candidates,
+	ordinal: number,
+	branch: readonly Entry[],
+	at: number,
+	recalledAfter: (at: number, summary: string) => string[],
+): CompactionFacts {
 	const entry = branch[at];
 	const summary = summaryOf(entry);
-	const recalled = recalledAfter(branch, at, summary);
+	const recalled = recalledAfter(at, summary);
 	const holds = (v: FoundValue) => holdsValue(summary, v);
 	return {
 		ordinal,
@@ -192,14 +274,16 @@ function judged(candidates: Candidates, ordinal: number, branch: readonly Entry[
 	};
 }
 
-function branchOfText(text: string): readonly Entry[] {
-	return branchOf(readTranscript(text).entries).entries;
+/** The branch of a transcript: its text, or read already (a file streamed line by line). */
+function branchOfSource(source: string | Transcript): readonly Entry[] {
+	return branchOf((typeof source === "string" ? readTranscript(source) : source).entries).entries;
 }
 
-/** The facts of every compaction on the branch of a transcript's text. Pure; never throws on data. */
-export function transcriptFacts(text: string): CompactionFacts[] {
-	const branch = branchOfText(text);
-	return candidatesOf(branch).map((c, i) => judged(c, i + 1, branch, c.at));
+/** The facts of every compaction on the branch of a transcript. Pure; never throws on data. */
+export function transcriptFacts(source: string | Transcript): CompactionFacts[] {
+	const branch = branchOfSource(source);
+	const recalled = recaller(branch);
+	return candidatesOf(branch).map((c, i) => judged(c, i + 1, branch, c.at, recalled));
 }
 
 /**
@@ -208,11 +292,11 @@ export function transcriptFacts(text: string): CompactionFacts[] {
  * has another number of compactions, is no comparison: the reason, in one line.
  */
 export function comparedFacts(
-	recorded: string,
-	replayed: string,
+	recorded: string | Transcript,
+	replayed: string | Transcript,
 ): E.Either<string, { readonly recorded: CompactionFacts[]; readonly replayed: CompactionFacts[] }> {
-	const recordedBranch = branchOfText(recorded);
-	const replayBranch = branchOfText(replayed);
+	const recordedBranch = branchOfSource(recorded);
+	const replayBranch = branchOfSource(replayed);
 	const ours = candidatesOf(recordedBranch);
 	const theirs = candidatesOf(replayBranch);
 	if (ours.length !== theirs.length)
@@ -222,9 +306,11 @@ export function comparedFacts(
 		return E.left(
 			`compaction ${moved + 1}: the replay keeps from ${placeText(theirs[moved]?.keptPlace)} where the recording keeps from ${placeText(ours[moved]?.keptPlace)}; facts compares compactors only at the same cut`,
 		);
+	const recalledRecorded = recaller(recordedBranch);
+	const recalledReplay = recaller(replayBranch);
 	return E.right({
-		recorded: ours.map((c, i) => judged(c, i + 1, recordedBranch, c.at)),
-		replayed: ours.map((c, i) => judged(c, i + 1, replayBranch, theirs[i]?.at ?? -1)),
+		recorded: ours.map((c, i) => judged(c, i + 1, recordedBranch, c.at, recalledRecorded)),
+		replayed: ours.map((c, i) => judged(c, i + 1, replayBranch, theirs[i]?.at ?? -1, recalledReplay)),
 	});
 }
 

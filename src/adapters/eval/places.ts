@@ -34,11 +34,22 @@ function places(branch: readonly Entry[]): (Place | undefined)[] {
 
 /** The place of the entry `id`, or of the first message after it when it is no message; undefined if none. */
 export function placeOf(branch: readonly Entry[], id: string): Place | undefined {
-	const at = branch.findIndex((e) => e.id === id);
-	if (at < 0) return undefined;
-	return places(branch)
-		.slice(at)
-		.find((p) => p !== undefined);
+	return placeFinder(branch)(id);
+}
+
+/** `placeOf` for many ids of one branch: the places are laid once, so each look-up costs no walk of the branch. */
+export function placeFinder(branch: readonly Entry[]): (id: string) => Place | undefined {
+	const laid = places(branch);
+	const next: (Place | undefined)[] = [];
+	for (let i = laid.length - 1; i >= 0; i--) next[i] = laid[i] ?? next[i + 1];
+	const first = new Map<string, number>();
+	branch.forEach((e, i) => {
+		if (!first.has(e.id)) first.set(e.id, i);
+	});
+	return (id) => {
+		const at = first.get(id);
+		return at === undefined ? undefined : next[at];
+	};
 }
 
 /** The index of the message entry at `place`, or -1. */

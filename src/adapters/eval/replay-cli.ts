@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { sanitize } from "../../projections/sanitize.js";
-import { readSessionFile } from "../cli/session-file.js";
+import { readSession } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
 import { pathHash } from "./path-hash.js";
@@ -83,13 +83,13 @@ export async function runReplayCli(
 	const written: string[] = [];
 	for (const file of files) {
 		const name = pathHash(file);
-		const text = readSessionFile(file);
-		if (E.isLeft(text)) {
-			problems.push(`${name}: ${text.left}`);
+		const transcript = readSession(file);
+		if (E.isLeft(transcript)) {
+			problems.push(`${name}: ${transcript.left}`);
 			continue;
 		}
 		const start = caps.now();
-		const replayed = await replayTranscript(text.right, {
+		const replayed = await replayTranscript(transcript.right, {
 			extensionPath: caps.root,
 			compactors,
 			every,

@@ -3,7 +3,7 @@ import { estimateTokens, type SessionEntry } from "@mariozechner/pi-coding-agent
 import * as E from "fp-ts/lib/Either.js";
 import { branchOf } from "../../events/branch.js";
 import { LINE_ENTRY_TYPE, LineCodec } from "../../events/entries.js";
-import { entriesFromObjects, readTranscript } from "../../events/transcript.js";
+import { entriesFromObjects, readTranscript, type Transcript } from "../../events/transcript.js";
 import { PI_KEEP_RECENT_TOKENS } from "../../pass/cut.js";
 import { foldBranch, foldEntries } from "../../reducers/fold.js";
 import type { State } from "../../reducers/state.js";
@@ -191,10 +191,10 @@ function afterCounts(branch: readonly unknown[]): Pick<
 /**
  * Replays a recorded transcript through a real pi session with Longhaul loaded: the recorded user messages and
  * replies in order, tools answering with their recorded results, compactions where the recording had them.
- * The transcript is text already read; nothing is written anywhere but the session's temp dirs.
+ * The transcript is text or a file read already; nothing is written anywhere but the session's temp dirs.
  */
-export async function replayTranscript(text: string, options: ReplayOptions): Promise<Replayed> {
-	const transcript = readTranscript(text);
+export async function replayTranscript(source: string | Transcript, options: ReplayOptions): Promise<Replayed> {
+	const transcript = typeof source === "string" ? readTranscript(source) : source;
 	const branch = branchOf(transcript.entries).entries;
 	const recording = recordingOf(branch);
 	const model = new FakedModel(recordedAnswers(foldBranch(branch)), options.diff, options.summarizer);

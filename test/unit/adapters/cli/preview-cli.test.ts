@@ -77,7 +77,11 @@ describeShared("preview on the real transcripts (copies)", () => {
 			const before = sha(path);
 			const text = readFileSync(path, "utf8");
 			const branch = branchOfText(text);
-			const preview = await previewOf(text, { keepRecentTokens: PI_KEEP_RECENT_TOKENS, world: false }, caps);
+			const preview = await previewOf(
+				readTranscript(text),
+				{ keepRecentTokens: PI_KEEP_RECENT_TOKENS, world: false },
+				caps,
+			);
 			const pi = piPrepares(branch, PI_KEEP_RECENT_TOKENS);
 			expect(preview?.firstKeptEntryId).toBe(pi.firstKeptEntryId);
 			expect(preview?.outcome.spanRecord.bounds).toEqual(pi.bounds);
@@ -112,7 +116,7 @@ describe("preview on the demo transcript (a Longhaul session)", () => {
 		const before = sha(path);
 		const text = readFileSync(path, "utf8");
 		const branch = branchOfText(text);
-		const preview = await previewOf(text, { keepRecentTokens: 120, world: false }, caps);
+		const preview = await previewOf(readTranscript(text), { keepRecentTokens: 120, world: false }, caps);
 		const pi = piPrepares(branch, 120);
 		expect(preview?.firstKeptEntryId).toBe(pi.firstKeptEntryId);
 		expect(preview?.outcome.spanRecord.bounds).toEqual(pi.bounds);
