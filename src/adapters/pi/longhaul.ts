@@ -115,27 +115,28 @@ function perform(pi: ExtensionAPI, deps: LonghaulDeps, ctx: ExtensionContext, ef
 	}
 }
 
-/** Registers Longhaul's hooks, tools and commands on pi. */
-export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
-	const selected = selection(deps.env.PI_COMPACTOR);
-	/** The compaction Longhaul saw begin and has not yet seen end (see `pending-compaction.ts`). */
-	let pending: PendingCompaction = idle;
-	/** The compactions whose kept-window strip was logged: once per compaction, though pi asks for context each turn. */
-	const stripsLogged = new Set<string>();
-	const queuePass = passQueue(deps.defer);
-
-	const session = (ctx: ExtensionContext) => sessionFields(pi, ctx);
+/** What every hook of one registration shares: pi, the dependencies, the pending compaction's mover, the log fields. */
+interface Wiring {
+	readonly pi: ExtensionAPI;
+	readonly deps: LonghaulDeps;
 	/** Moves the pending compaction on `event` and performs what the move returned. */
-	const track = (ctx: ExtensionContext, event: CompactionEvent) => {
-		const step = nextPending(pending, event);
-		pending = step.state;
-		perform(pi, deps, ctx, step.effects);
-	};
+	readonly track: (ctx: ExtensionContext, event: CompactionEvent) => void;
+	readonly session: (ctx: ExtensionContext) => ReturnType<typeof sessionFields>;
+}
 
-	pi.on("session_start", (event, ctx) => {
+/** The user's settings for the project at `cwd`, read afresh (the user may edit them mid-session), and its redactor. */
+function settingsFor(deps: LonghaulDeps, cwd: string) {
+	const { config, problems } = loadConfig(deps.agentDir, cwd);
+	return { config, problems, redactor: createRedactor(config.redact) };
+}
+
+/** At startup and reload: the `extension-loaded` record, and the notices of a compactor stood down or a bad config. */
+function announce(w: Wiring, selected: ReturnType<typeof selection>) {
+	w.pi.on("session_start", (event, ctx) => {
+		const { deps } = w;
 		if (event.reason === "startup" || event.reason === "reload") {
 			const piVersionVerified = versionVerified(deps.piVersion);
-			deps.log.write({ event: "extension-loaded", ...session(ctx), piVersion: deps.piVersion, piVersionVerified });
+			deps.log.write({ event: "extension-loaded", ...w.session(ctx), piVersion: deps.piVersion, piVersionVerified });
 		}
 		if (selected.kind === "unknown")
 			ctx.ui.notify(
@@ -143,105 +144,85 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 				"warning",
 			);
 		if (selected.kind !== "longhaul") return;
-		const { config, problems } = loadConfig(deps.agentDir, ctx.cwd);
+		const { config, problems } = settingsFor(deps, ctx.cwd);
 		if (problems.length > 0) ctx.ui.notify(`Longhaul config: ${problems.join("; ")}`, "warning");
 		const notice = redactNotice(config);
 		if (notice !== undefined) ctx.ui.notify(notice, "warning");
 	});
-	onCompactFailed(pi, (reason, ctx) => track(ctx, { type: "pi-failed", reason }));
-	pi.on("input", (_event, ctx) => track(ctx, { type: "went-on" }));
-	pi.on("agent_start", (_event, ctx) => track(ctx, { type: "went-on" }));
+}
 
-	pi.on("session_before_compact", (event, ctx) => {
-		if (selected.kind !== "longhaul") {
-			track(ctx, { type: "began", pass: false });
-			return undefined;
-		}
-		// A compaction that waited for another's pass is cancelled if that one stored a compaction, since it would
-		// close the same span again.
-		return queuePass(async () =>
-			newestCompactionId(event.branchEntries) !== newestCompactionId(ctx.sessionManager.getBranch())
-				? { cancel: true }
-				: compactWithLonghaul(event, ctx),
+/**
+ * Longhaul's pass for one compaction: the summarizer route, the pass, its log record and notice, and what pi stores.
+ * A pass that throws falls back to pi's own compaction; an aborted one cancels.
+ */
+async function compactWithLonghaul(w: Wiring, event: SessionBeforeCompactEvent, ctx: ExtensionContext) {
+	const { deps, track, session } = w;
+	const status = (text: string | undefined) => ctx.ui.setStatus(STATUS_KEY, text);
+	track(ctx, { type: "began", pass: true });
+	const started = deps.now();
+	try {
+		const { config, redactor } = settingsFor(deps, ctx.cwd);
+		const summarizer = await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined);
+		const model = redactingModel(summarizer.kind === "model" ? summarizer.model : undefined, redactor);
+		const noModelReason = summarizer.kind === "none" ? summarizer.reason : "no-model";
+		const outcome = await deps.runPass(
+			{
+				branch: event.branchEntries,
+				firstKeptEntryId: event.preparation.firstKeptEntryId,
+				messages: [...event.preparation.messagesToSummarize, ...event.preparation.turnPrefixMessages],
+				cwd: ctx.cwd,
+				signal: event.signal,
+				settings: config,
+			},
+			{
+				model,
+				noModelReason,
+				takeWorld: deps.takeWorld,
+				status,
+				now: deps.now,
+				redact: redactor.redactAll,
+				redactSummary: (text) => redactRendered(redactor, text),
+			},
 		);
-	});
-
-	async function compactWithLonghaul(event: SessionBeforeCompactEvent, ctx: ExtensionContext) {
-		const status = (text: string | undefined) => ctx.ui.setStatus(STATUS_KEY, text);
-		track(ctx, { type: "began", pass: true });
-		const started = deps.now();
-		try {
-			const { config } = loadConfig(deps.agentDir, ctx.cwd);
-			const redactor = createRedactor(config.redact);
-			const summarizer = await summarizerModel(ctx.model, ctx.modelRegistry, config.summarizer ?? undefined);
-			const model = redactingModel(summarizer.kind === "model" ? summarizer.model : undefined, redactor);
-			const noModelReason = summarizer.kind === "none" ? summarizer.reason : "no-model";
-			const outcome = await deps.runPass(
-				{
-					branch: event.branchEntries,
-					firstKeptEntryId: event.preparation.firstKeptEntryId,
-					messages: [...event.preparation.messagesToSummarize, ...event.preparation.turnPrefixMessages],
-					cwd: ctx.cwd,
-					signal: event.signal,
-					settings: config,
-				},
-				{
-					model,
-					noModelReason,
-					takeWorld: deps.takeWorld,
-					status,
-					now: deps.now,
-					redact: redactor.redactAll,
-					redactSummary: (text) => redactRendered(redactor, text),
-				},
-			);
-			track(ctx, { type: "pass-returned", started, pass: outcome });
-			deps.log.write(
-				compactionRecord(session(ctx), outcome, {
-					tokensBefore: event.preparation.tokensBefore,
-					durationMs: deps.now() - started,
-					configured: routeSpec(config.summarizer),
-					used: model?.name ?? "none",
-					notUsed: model?.routeNotUsed ?? null,
-					reasoning: model?.reasoning ?? null,
-					excerpts: deps.logConfig.excerpts,
-				}),
-			);
-			if (outcome.kind !== "whole") ctx.ui.notify(closeNotice(outcome, summarizer), "warning");
-			const overCap = capNotice(outcome.capFit);
-			if (overCap !== undefined) ctx.ui.notify(overCap, "warning");
-			const { firstKeptEntryId, tokensBefore } = event.preparation;
-			return { compaction: { summary: outcome.summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
-		} catch (error) {
-			const fields = errorFields(error, deps.home, deps.logConfig.stack);
-			const aborted = event.signal.aborted;
-			track(ctx, aborted ? { type: "pass-aborted" } : { type: "pass-threw", errorClass: fields.errorClass });
-			status(undefined);
-			if (aborted) {
-				deps.log.write({ event: "aborted", ...session(ctx), reason: "signal", ...fields });
-				// Cancelled: pi's own compaction must not start on the aborted signal either.
-				return { cancel: true };
-			}
-			deps.log.write({ event: "fallback", ...session(ctx), reason: "pass-threw", ...fields });
-			ctx.ui.notify(`Longhaul: the pass failed (${fields.errorClass}); pi's own compaction takes over.`, "warning");
-			return undefined;
+		track(ctx, { type: "pass-returned", started, pass: outcome });
+		deps.log.write(
+			compactionRecord(session(ctx), outcome, {
+				tokensBefore: event.preparation.tokensBefore,
+				durationMs: deps.now() - started,
+				configured: routeSpec(config.summarizer),
+				used: model?.name ?? "none",
+				notUsed: model?.routeNotUsed ?? null,
+				reasoning: model?.reasoning ?? null,
+				excerpts: deps.logConfig.excerpts,
+			}),
+		);
+		if (outcome.kind !== "whole") ctx.ui.notify(closeNotice(outcome, summarizer), "warning");
+		const overCap = capNotice(outcome.capFit);
+		if (overCap !== undefined) ctx.ui.notify(overCap, "warning");
+		const { firstKeptEntryId, tokensBefore } = event.preparation;
+		return { compaction: { summary: outcome.summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
+	} catch (error) {
+		const fields = errorFields(error, deps.home, deps.logConfig.stack);
+		const aborted = event.signal.aborted;
+		track(ctx, aborted ? { type: "pass-aborted" } : { type: "pass-threw", errorClass: fields.errorClass });
+		status(undefined);
+		if (aborted) {
+			deps.log.write({ event: "aborted", ...session(ctx), reason: "signal", ...fields });
+			// Cancelled: pi's own compaction must not start on the aborted signal either.
+			return { cancel: true };
 		}
+		deps.log.write({ event: "fallback", ...session(ctx), reason: "pass-threw", ...fields });
+		ctx.ui.notify(`Longhaul: the pass failed (${fields.errorClass}); pi's own compaction takes over.`, "warning");
+		return undefined;
 	}
+}
 
-	pi.on("session_compact", (event, ctx) => {
-		const entry = event.compactionEntry;
-		track(ctx, {
-			type: "stored",
-			fromExtension: event.fromExtension,
-			compactionId: entry.id,
-			summaryChars: entry.summary.length,
-			tokensBefore: entry.tokensBefore,
-			now: deps.now(),
-		});
-	});
-
+/** The kept-window strip: old reasoning left out of the context pi sends, logged once per compaction. */
+function stripOnContext(w: Wiring) {
+	const { pi, deps, session } = w;
+	/** The compactions whose kept-window strip was logged: once per compaction, though pi asks for context each turn. */
+	const stripsLogged = new Set<string>();
 	pi.on("context", (event, ctx) => {
-		if (selected.kind !== "longhaul") return undefined;
 		const branch = ctx.sessionManager.getBranch();
 		let compaction: { id: string; timestamp: string } | undefined;
 		for (let i = branch.length - 1; i >= 0 && compaction === undefined; i--) {
@@ -265,25 +246,76 @@ export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
 		}
 		return { messages: result.messages };
 	});
+}
 
-	registerTools(pi, (cwd) => createRedactor(loadConfig(deps.agentDir, cwd).config.redact));
+/** The `/longhaul` and `/longhaul-report` commands. */
+function registerCommands(pi: ExtensionAPI, deps: LonghaulDeps) {
 	pi.registerCommand("longhaul", {
 		description: "Show Longhaul's state of the branch in view",
 		handler: async (_args, ctx) => {
 			// The session's state is never kept in memory: the branch in view is folded on every read, so a fork, a
 			// resume, a reload, a /tree move or a note just remembered can never leave it stale.
 			const view = stateView(foldEntries(ctx.sessionManager.getBranch()).state);
-			ctx.ui.notify(
-				await redactRendered(createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact), view),
-				"info",
-			);
+			ctx.ui.notify(await redactRendered(settingsFor(deps, ctx.cwd).redactor, view), "info");
 		},
 	});
 	pi.registerCommand("longhaul-report", {
 		description: "A digest of Longhaul's newest log records, safe to paste into a public issue",
 		handler: async (_args, ctx) => {
-			const redactor = createRedactor(loadConfig(deps.agentDir, ctx.cwd).config.redact);
+			const { redactor } = settingsFor(deps, ctx.cwd);
 			ctx.ui.notify(await redactor.redact(logReport(deps.logConfig, deps.home)), "info");
 		},
 	});
+}
+
+/** Registers Longhaul's hooks, tools and commands on pi. */
+export function registerLonghaul(pi: ExtensionAPI, deps: LonghaulDeps): void {
+	const selected = selection(deps.env.PI_COMPACTOR);
+	/** The compaction Longhaul saw begin and has not yet seen end (see `pending-compaction.ts`). */
+	let pending: PendingCompaction = idle;
+	const queuePass = passQueue(deps.defer);
+	const w: Wiring = {
+		pi,
+		deps,
+		session: (ctx) => sessionFields(pi, ctx),
+		track: (ctx, event) => {
+			const step = nextPending(pending, event);
+			pending = step.state;
+			perform(pi, deps, ctx, step.effects);
+		},
+	};
+	const { track } = w;
+
+	announce(w, selected);
+	onCompactFailed(pi, (reason, ctx) => track(ctx, { type: "pi-failed", reason }));
+	pi.on("input", (_event, ctx) => track(ctx, { type: "went-on" }));
+	pi.on("agent_start", (_event, ctx) => track(ctx, { type: "went-on" }));
+	pi.on("session_before_compact", (event, ctx) => {
+		if (selected.kind !== "longhaul") {
+			track(ctx, { type: "began", pass: false });
+			return undefined;
+		}
+		// A compaction that waited for another's pass is cancelled if that one stored a compaction, since it would
+		// close the same span again.
+		return queuePass(async () =>
+			newestCompactionId(event.branchEntries) !== newestCompactionId(ctx.sessionManager.getBranch())
+				? { cancel: true }
+				: compactWithLonghaul(w, event, ctx),
+		);
+	});
+	pi.on("session_compact", (event, ctx) => {
+		const entry = event.compactionEntry;
+		track(ctx, {
+			type: "stored",
+			fromExtension: event.fromExtension,
+			compactionId: entry.id,
+			summaryChars: entry.summary.length,
+			tokensBefore: entry.tokensBefore,
+			now: deps.now(),
+		});
+	});
+
+	if (selected.kind === "longhaul") stripOnContext(w);
+	registerTools(pi, (cwd) => settingsFor(deps, cwd).redactor);
+	registerCommands(pi, deps);
 }
