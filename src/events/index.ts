@@ -16,7 +16,16 @@ export {
 	STATE_FORMAT,
 	type StoredEvent,
 } from "./entries.js";
-export { decodeEvent, type Event, type EventOf, type EventType, encodeEvent } from "./event.js";
+export {
+	type CloseKind,
+	CloseKindCodec,
+	decodeEvent,
+	type Event,
+	type EventData,
+	type EventOf,
+	type EventType,
+	encodeEvent,
+} from "./event.js";
 export { idNumber } from "./ids.js";
 export {
 	contentText,

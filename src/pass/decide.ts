@@ -1,10 +1,10 @@
 import type { SpanRecord } from "../events/entries.js";
-import type { Event } from "../events/event.js";
+import type { CloseKind, Event } from "../events/event.js";
 import type { UserMessage } from "../events/messages.js";
 import type { World } from "../events/world.js";
 import { evolve } from "../reducers/evolve.js";
 import type { State } from "../reducers/state.js";
-import { type Closed, type CloseKind, closeSpan } from "./close.js";
+import { type Closed, closeSpan } from "./close.js";
 import { rereadRefs, standingEvents } from "./takeover.js";
 
 // The pass's decisions (emmett's decider): each is `(state, inputs) → events`, pure. The pass gathers the inputs
