@@ -1,4 +1,4 @@
-import type { Event } from "../../../src/events/index.js";
+import type { CloseKind, Event } from "../../../src/events/index.js";
 import type { World } from "../../../src/events/world.js";
 import { initialState, type State } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
@@ -68,7 +68,7 @@ export const files = (read: string[], modified: string[] = []): Event => ({
 export const worldTaken = (span: number, world: World): Event => ({ type: "world-taken", data: { span, world } });
 export const spanClosed = (
 	span: number,
-	kind: "whole" | "narrative-less" | "partial" = "whole",
+	kind: CloseKind = "whole",
 	unlabeled: string[] = [],
 	reason: string | null = null,
 ): Event => ({ type: "span-closed", data: { span, kind, unlabeled, reason } });
