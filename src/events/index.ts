@@ -6,6 +6,7 @@ export {
 	type CompactionLine,
 	EVENT_ENTRY_TYPE,
 	EventEntryCodec,
+	type LabelRecord,
 	LINE_ENTRY_TYPE,
 	LineCodec,
 	newerFormat,

@@ -1,4 +1,4 @@
-import type { SpanRecord } from "../events/entries.js";
+import type { LabelRecord, SpanRecord } from "../events/entries.js";
 import type { CloseKind, Event } from "../events/event.js";
 import type { UserMessage } from "../events/messages.js";
 import type { World } from "../events/world.js";
@@ -15,7 +15,7 @@ import { rereadRefs, standingEvents } from "./takeover.js";
 export interface TakenAnswer {
 	readonly events: readonly Event[];
 	readonly labeled: readonly string[];
-	readonly labels: readonly { readonly msg: string; readonly label: string }[];
+	readonly labels: readonly Readonly<LabelRecord>[];
 	readonly dropped: readonly { readonly reason: string }[];
 }
 
@@ -34,7 +34,7 @@ export interface Decided {
 	/** The accepted answers' events, in order. */
 	readonly accepted: readonly Event[];
 	readonly labeled: ReadonlySet<string>;
-	readonly labels: readonly { readonly msg: string; readonly label: string }[];
+	readonly labels: readonly Readonly<LabelRecord>[];
 	/** Items the answers left out, counted by reason. */
 	readonly dropped: Readonly<Record<string, number>>;
 	/** Diffs taken (chunks, or the one conversation) and those of them with no accepted answer. */
