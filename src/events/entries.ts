@@ -32,6 +32,8 @@ export const CompactionDetailsCodec = fastCodec(
 export type CompactionDetails = t.TypeOf<typeof CompactionDetailsCodec>;
 
 const LabelRecord = t.strict({ msg: t.string, label: t.string });
+/** A user message's label as a pass accepted it: the span record keeps one per labeled message. */
+export type LabelRecord = t.TypeOf<typeof LabelRecord>;
 const CommandRecord = t.strict({ id: t.string, command: t.string, exitCode: t.union([t.number, t.null]) });
 const ErrorRecord = t.strict({ id: t.string, tool: t.string, head: t.string });
 const ValueRecord = t.strict({ name: t.string, value: t.string, source: t.string });

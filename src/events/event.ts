@@ -20,6 +20,10 @@ const Evidence = t.array(EvidenceId);
 /** A decision may also cite the user message that stated it (a requirement the user gave for what is built). */
 const DecisionEvidence = t.array(t.union([EvidenceId, UserRef]));
 const ExitCode = t.union([t.number, t.null]);
+/** How a pass ends: whole, narrative-less (no accepted answer) or partial (a chunk never verified). */
+export const CloseKindCodec = t.union([t.literal("whole"), t.literal("narrative-less"), t.literal("partial")]);
+/** How a pass ends (`CloseKindCodec`). */
+export type CloseKind = t.TypeOf<typeof CloseKindCodec>;
 
 /**
  * Data that may carry the id its producer decided (SPEC 8.7). Events stored before ids were carried have none; the
@@ -134,7 +138,7 @@ const codecs = {
 		type: t.literal("span-closed"),
 		data: t.strict({
 			span: Positive,
-			kind: t.union([t.literal("whole"), t.literal("narrative-less"), t.literal("partial")]),
+			kind: CloseKindCodec,
 			unlabeled: t.array(UserRef),
 			reason: t.union([t.string, t.null]),
 		}),
@@ -155,6 +159,8 @@ export type EventType = keyof Codecs;
 export type Event = { [K in EventType]: t.TypeOf<Codecs[K]> }[EventType];
 /** The event of one kind. */
 export type EventOf<K extends EventType> = t.TypeOf<Codecs[K]>;
+/** The data of one event kind, as its codec decodes it: what the state's records are made of. */
+export type EventData<K extends EventType> = EventOf<K>["data"];
 
 /** The event kinds' names, looked up once per event: a Set's lookup is cheaper than the codecs object's own keys. */
 const eventTypes: ReadonlySet<string> = new Set(Object.keys(codecs));
@@ -164,7 +170,7 @@ function isEventType(u: unknown): u is EventType {
 }
 
 /** What fixed an error, as the state names it: the command `C<n>`, or `edit of PATH` for a tool's call on a file. */
-export function fixerOf(fix: EventOf<"error-fixed">["data"]): string {
+export function fixerOf(fix: EventData<"error-fixed">): string {
 	return "by" in fix ? fix.by : `${fix.byTool} of ${fix.path}`;
 }
 

@@ -7,6 +7,7 @@ export {
 	type CompactionLine,
 	EVENT_ENTRY_TYPE,
 	EventEntryCodec,
+	type LabelRecord,
 	LINE_ENTRY_TYPE,
 	LineCodec,
 	newerFormat,
@@ -17,7 +18,16 @@ export {
 	STATE_FORMAT,
 	type StoredEvent,
 } from "./entries.js";
-export { decodeEvent, type Event, type EventOf, type EventType, encodeEvent } from "./event.js";
+export {
+	type CloseKind,
+	CloseKindCodec,
+	decodeEvent,
+	type Event,
+	type EventData,
+	type EventOf,
+	type EventType,
+	encodeEvent,
+} from "./event.js";
 export { idNumber } from "./ids.js";
 export { type Links, type LinksScanner, lineLinks, linksScanner } from "./line-links.js";
 export {

@@ -3,7 +3,6 @@ import * as t from "io-ts";
 import type { Entry } from "./transcript.js";
 
 const TextBlock = t.type({ type: t.literal("text"), text: t.string });
-const ThinkingBlock = t.type({ type: t.literal("thinking"), thinking: t.string });
 const ToolCallBlock = t.type({ type: t.literal("toolCall"), id: t.string, name: t.string, arguments: t.unknown });
 const Content = t.union([t.string, t.array(t.unknown)]);
 
@@ -67,13 +66,6 @@ function toolCalls(content: readonly unknown[]): ToolCall[] {
 	const calls: ToolCall[] = [];
 	for (const block of content) if (ToolCallBlock.is(block)) calls.push(block);
 	return calls;
-}
-
-/** Thinking text of an assistant message's content. */
-export function thinkingText(content: readonly unknown[]): string {
-	const parts: string[] = [];
-	for (const block of content) if (ThinkingBlock.is(block)) parts.push(block.thinking);
-	return parts.join("\n");
 }
 
 /** Decodes a pi message; roles Longhaul does not read, or shapes that fail, give undefined. */

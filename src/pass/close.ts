@@ -1,12 +1,9 @@
 import type { CompactionDetails, StoredEvent } from "../events/entries.js";
-import { type Event, encodeEvent } from "../events/event.js";
+import { type CloseKind, type Event, encodeEvent } from "../events/event.js";
 import type { World } from "../events/world.js";
 import { type Rendered, renderSummary } from "../projections/summary.js";
 import { evolve } from "../reducers/evolve.js";
 import type { State } from "../reducers/state.js";
-
-/** How a pass ends: whole, narrative-less (no accepted answer) or partial (a chunk never verified). */
-export type CloseKind = "whole" | "narrative-less" | "partial";
 
 /** What step 4 of the pass closes the span with. */
 export interface CloseInput {

@@ -1,10 +1,10 @@
-import type { SpanRecord } from "../events/entries.js";
-import type { Event } from "../events/event.js";
+import type { LabelRecord, SpanRecord } from "../events/entries.js";
+import type { CloseKind, Event } from "../events/event.js";
 import type { UserMessage } from "../events/messages.js";
 import type { World } from "../events/world.js";
 import { evolve } from "../reducers/evolve.js";
 import type { State } from "../reducers/state.js";
-import { type Closed, type CloseKind, closeSpan } from "./close.js";
+import { type Closed, closeSpan } from "./close.js";
 import { rereadRefs, standingEvents } from "./takeover.js";
 
 // The pass's decisions (emmett's decider): each is `(state, inputs) → events`, pure. The pass gathers the inputs
@@ -15,7 +15,7 @@ import { rereadRefs, standingEvents } from "./takeover.js";
 export interface TakenAnswer {
 	readonly events: readonly Event[];
 	readonly labeled: readonly string[];
-	readonly labels: readonly { readonly msg: string; readonly label: string }[];
+	readonly labels: readonly Readonly<LabelRecord>[];
 	readonly dropped: readonly { readonly reason: string }[];
 }
 
@@ -34,7 +34,7 @@ export interface Decided {
 	/** The accepted answers' events, in order. */
 	readonly accepted: readonly Event[];
 	readonly labeled: ReadonlySet<string>;
-	readonly labels: readonly { readonly msg: string; readonly label: string }[];
+	readonly labels: readonly Readonly<LabelRecord>[];
 	/** Items the answers left out, counted by reason. */
 	readonly dropped: Readonly<Record<string, number>>;
 	/** Diffs taken (chunks, or the one conversation) and those of them with no accepted answer. */

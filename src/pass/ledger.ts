@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Event } from "../events/event.js";
+import type { Event, EventData } from "../events/event.js";
 import { idNumber } from "../events/ids.js";
 import type { Message, ToolCall } from "../events/messages.js";
 import type { State } from "../reducers/state.js";
@@ -157,15 +157,11 @@ function take(book: Book, kind: "C" | "E"): string {
 // Recording runs and errors.
 
 /** One run of a command, from a bash tool call or the user's own `!`. */
-interface Run {
-	readonly command: string;
-	readonly exitCode: number | null;
+type Run = Readonly<Pick<EventData<"command-recorded">, "command" | "exitCode" | "toolCallId" | "by">> & {
 	/** pi marked it failed (tool result `isError`) even where no exit code says so (timeout, blocked), not aborted. */
 	readonly failed: boolean;
 	readonly output: string;
-	readonly toolCallId: string | null;
-	readonly by: "tool" | "user";
-}
+};
 
 /** An error no command raised; one of an edit or write names its `path`, which a later success of it fixes. */
 function recordLooseError(book: Book, tool: string, head: string, path: string | undefined): void {

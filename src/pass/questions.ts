@@ -1,3 +1,4 @@
+import type { Rule } from "../reducers/state.js";
 import { RETRY_NOTE_CHARS } from "./defects.js";
 
 /** A question about one label, asked in one more call once the answer is settled. */
@@ -13,10 +14,7 @@ export interface Question {
 }
 
 /** A rule shown in a question: the id a reply names it by, and its words. */
-export interface ShownRule {
-	readonly id: string;
-	readonly text: string;
-}
+export type ShownRule = Pick<Rule, "id" | "text">;
 
 /** A rule's words in a question are cut to this many characters. */
 const SHOWN_CHARS = 160;

@@ -1,5 +1,5 @@
 import { castDraft, type Draft, Immer } from "immer";
-import { type Event, type EventOf, fixerOf } from "../events/event.js";
+import { type Event, type EventData, fixerOf } from "../events/event.js";
 import { idNumber } from "../events/ids.js";
 import type { Counters, Rule, State, Value } from "./state.js";
 
@@ -150,7 +150,7 @@ function detachLists(d: Draft<State>, state: State, index: Index): void {
 // Case reducers: each mutates the draft and the index beside it, and returns nothing.
 
 /** A rule already in force with the same source and words is not added twice (its id, if any, is still seen). */
-function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventOf<"rule-added">["data"]): void {
+function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventData<"rule-added">): void {
 	if (index.rules.has(source, words) || index.lifted.has(source, words)) {
 		if (id !== undefined) countPast(index, "R", idNumber(id));
 		return;
@@ -160,7 +160,7 @@ function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventOf
 }
 
 /** Lifts the newest rule in force whose id or source is `target`. */
-function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventOf<"rule-lifted">["data"]): void {
+function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventData<"rule-lifted">): void {
 	const at = d.rules.findLastIndex((rule) => rule.id === target || rule.source === target);
 	const [rule] = at < 0 ? [] : d.rules.splice(at, 1);
 	if (rule === undefined) {
@@ -172,38 +172,38 @@ function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventOf<"rule
 	d.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
 }
 
-function decisionMade(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"decision-made">["data"]): void {
+function decisionMade(d: Draft<State>, index: Index, { id, text, evidence }: EventData<"decision-made">): void {
 	d.decisions.push({ id: idFor(index, "D", id), text, evidence });
 }
 
-function deadEndFound(d: Draft<State>, index: Index, { id, text, evidence }: EventOf<"dead-end-found">["data"]): void {
+function deadEndFound(d: Draft<State>, index: Index, { id, text, evidence }: EventData<"dead-end-found">): void {
 	d.deadEnds.push({ id: idFor(index, "X", id), text, evidence });
 }
 
-function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventOf<"note-remembered">["data"]): void {
+function noteRemembered(d: Draft<State>, index: Index, { id, text }: EventData<"note-remembered">): void {
 	d.notes.push({ id: idFor(index, "N", id), text });
 }
 
-function valueRecorded(d: Draft<State>, index: Index, value: EventOf<"value-recorded">["data"]): void {
+function valueRecorded(d: Draft<State>, index: Index, value: EventData<"value-recorded">): void {
 	if (index.values.added(value)) d.values.push(value);
 }
 
 /** A command id is recorded once: the first in fold order stands. */
-function commandRecorded(d: Draft<State>, index: Index, command: EventOf<"command-recorded">["data"]): void {
+function commandRecorded(d: Draft<State>, index: Index, command: EventData<"command-recorded">): void {
 	if (index.commands.has(command.id)) return;
 	index.commands.add(command.id);
 	d.commands.push(command);
 }
 
 /** An error id is recorded once: the first in fold order stands. */
-function errorRecorded(d: Draft<State>, index: Index, error: EventOf<"error-recorded">["data"]): void {
+function errorRecorded(d: Draft<State>, index: Index, error: EventData<"error-recorded">): void {
 	if (index.errors.has(error.id)) return;
 	index.errors.set(error.id, d.errors.length);
 	d.errors.push({ ...error, fixedBy: null });
 }
 
 /** The first fix stands; a fix of an error not in the ledger changes nothing. */
-function errorFixed(d: Draft<State>, index: Index, fix: EventOf<"error-fixed">["data"]): void {
+function errorFixed(d: Draft<State>, index: Index, fix: EventData<"error-fixed">): void {
 	const at = index.errors.get(fix.error);
 	const found = at === undefined ? undefined : d.errors[at];
 	if (at !== undefined && found !== undefined && found.fixedBy === null)
@@ -211,13 +211,13 @@ function errorFixed(d: Draft<State>, index: Index, fix: EventOf<"error-fixed">["
 }
 
 /** The list appears with its first failure, so a state without one keeps the keys it always had. */
-function modelFailed(d: Draft<State>, failure: EventOf<"model-failed">["data"]): void {
+function modelFailed(d: Draft<State>, failure: EventData<"model-failed">): void {
 	if (d.modelFailures === undefined) d.modelFailures = [failure];
 	else d.modelFailures.push(failure);
 }
 
 /** A modified file leaves the read list; a read file joins it only when it was never modified. */
-function filesTouched(d: Draft<State>, index: Index, { read, modified }: EventOf<"files-touched">["data"]): void {
+function filesTouched(d: Draft<State>, index: Index, { read, modified }: EventData<"files-touched">): void {
 	let moved = false;
 	for (const path of modified) {
 		if (index.modified.has(path)) continue;
@@ -236,7 +236,7 @@ function filesTouched(d: Draft<State>, index: Index, { read, modified }: EventOf
 	}
 }
 
-function spanClosed(d: Draft<State>, close: EventOf<"span-closed">["data"]): void {
+function spanClosed(d: Draft<State>, close: EventData<"span-closed">): void {
 	d.spans = Math.max(d.spans, close.span);
 	d.closes.push(close);
 }

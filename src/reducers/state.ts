@@ -1,88 +1,51 @@
-import type { World } from "../events/world.js";
+import type { EventData } from "../events/event.js";
 
-/** A rule in force: the user's words verbatim and the message that gave them. */
-export interface Rule {
-	readonly id: string;
-	readonly text: string;
-	readonly source: string;
-}
+// The state's records are the events' data as their codecs decode it (src/events/event.ts), read-only; what only the
+// fold sets (an id it numbers, `fixedBy`, the lifting message) is declared here, beside the reducer.
+
+/** A record as the state holds it: its fields and its lists read-only. */
+type Held<T> = { readonly [K in keyof T]: T[K] extends readonly (infer U)[] ? readonly U[] : T[K] };
+
+type RuleData = EventData<"rule-added">;
+
+/** A rule in force: the user's words verbatim (`text`), the message that gave them, and the id the fold gave it. */
+export type Rule = Held<{ id: string; text: RuleData["words"]; source: RuleData["source"] }>;
 
 /** A rule the user withdrew, and the message that withdrew it. */
-export interface LiftedRule extends Rule {
-	readonly by: string;
-}
+export type LiftedRule = Rule & Held<Pick<EventData<"rule-lifted">, "by">>;
 
-/** A decision or a dead end, with the ledger ids that back it. */
-export interface Finding {
-	readonly id: string;
-	readonly text: string;
-	readonly evidence: readonly string[];
-}
+/** A decision or a dead end, with the ledger ids that back it and the id the fold gave it. */
+export type Finding = Held<Required<EventData<"decision-made">>>;
 
-export interface Note {
-	readonly id: string;
-	readonly text: string;
-}
+/** A note, with the id the fold gave it. */
+export type Note = Held<Required<EventData<"note-remembered">>>;
 
-export interface Value {
-	readonly name: string;
-	readonly value: string;
-	readonly source: string;
-}
+export type Value = Held<EventData<"value-recorded">>;
 
-export interface Command {
-	readonly id: string;
-	readonly command: string;
-	readonly exitCode: number | null;
-	readonly span: number;
-	readonly toolCallId: string | null;
-	readonly by: "tool" | "user";
-}
+export type Command = Held<EventData<"command-recorded">>;
 
-export interface LedgerError {
-	readonly id: string;
-	readonly tool: string;
-	readonly head: string;
-	readonly span: number;
-	readonly command: string | null;
-	/** The file of an edit or write that failed; absent for any other error. */
-	readonly path?: string;
-	/**
-	 * What fixed it: the command `C<n>` whose later success did, or `edit of PATH` (`write of PATH`) for a later
-	 * successful edit or write of the file; null while the error is open.
-	 */
-	readonly fixedBy: string | null;
-}
+/** An error of the ledger, and what fixed it. */
+export type LedgerError = Held<
+	EventData<"error-recorded"> & {
+		/**
+		 * What fixed it: the command `C<n>` whose later success did, or `edit of PATH` (`write of PATH`) for a later
+		 * successful edit or write of the file (`fixerOf`); null while the error is open.
+		 */
+		fixedBy: string | null;
+	}
+>;
 
 /** A turn the session's own model stopped with an error, in the span that held it: the session's, not the work's. */
-export interface ModelFailure {
-	readonly span: number;
-	readonly head: string;
-}
+export type ModelFailure = Held<EventData<"model-failed">>;
 
-export interface WorkLogLine {
-	readonly span: number;
-	readonly text: string;
-}
+export type WorkLogLine = Held<EventData<"narrative-line">>;
 
 /** How a span closed, and the user messages it left unlabeled. */
-export interface SpanClose {
-	readonly span: number;
-	readonly kind: "whole" | "narrative-less" | "partial";
-	readonly unlabeled: readonly string[];
-	readonly reason: string | null;
-}
+export type SpanClose = Held<EventData<"span-closed">>;
 
-export interface Anomaly {
-	readonly entry: string;
-	readonly reason: string;
-}
+export type Anomaly = Held<EventData<"anomaly">>;
 
-export interface ForeignCompaction {
-	readonly entry: string;
-	readonly summaryChars: number;
-	readonly fromHook: boolean;
-}
+export type ForeignCompaction = Held<EventData<"foreign-compaction-seen">>;
 
 /** The next number for each id the reducer assigns; ids are never reused. */
 export interface Counters {
@@ -111,8 +74,8 @@ export interface State {
 	 * key for key.
 	 */
 	readonly modelFailures?: readonly ModelFailure[];
-	readonly files: { readonly read: readonly string[]; readonly modified: readonly string[] };
-	readonly world: World | null;
+	readonly files: Held<EventData<"files-touched">>;
+	readonly world: EventData<"world-taken">["world"] | null;
 	readonly workLog: readonly WorkLogLine[];
 	readonly now: string | null;
 	readonly closes: readonly SpanClose[];

@@ -8,7 +8,8 @@ import { readAnswer } from "../../src/pass/answer.js";
 import { type Question, renderQuestions } from "../../src/pass/questions.js";
 import { applyReplies } from "../../src/pass/replies.js";
 import { liftAllowed } from "../../src/pass/verify/withdrawal.js";
-import { evolve, type LiftedRule, type State } from "../../src/reducers/index.js";
+import type { LiftedRule, State } from "../../src/reducers/index.js";
+import { applied } from "../support/applied.js";
 import { withoutId } from "../support/without-ids.js";
 import { hostileText, stateFrom } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
@@ -243,10 +244,7 @@ function run(w: World): { steps: Step[]; ctx: AcceptContext } {
 		const { asked } = renderQuestions(accepted.questions, 2000);
 		const replyText = w.replies[index] ?? takeEveryQuestion(asked);
 		const events = applyReplies(ctx, answer.right, asked, replyText).accepted.events;
-		const after = evolve(
-			state,
-			events.map((event) => ({ seq: null, event })),
-		);
+		const after = applied(state, events);
 		steps.push({ before: state, events, after });
 		state = after;
 	});
@@ -328,13 +326,7 @@ describe("diff answer laws", () => {
 				run(w).steps.every(
 					(step) =>
 						step.events.every((e) => !COUNTED_KINDS.has(e.type) || ("id" in e.data && e.data.id !== undefined)) &&
-						sameJson(
-							step.after,
-							evolve(
-								step.before,
-								step.events.map((event) => ({ seq: null, event: withoutId(event) })),
-							),
-						),
+						sameJson(step.after, applied(step.before, step.events.map(withoutId))),
 				),
 			RUNS,
 		);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { Event, EventOf, EventType } from "../../src/events/index.js";
-import { evolve, initialState, type State } from "../../src/reducers/index.js";
+import { initialState, type State } from "../../src/reducers/index.js";
+import { applied } from "../support/applied.js";
 import type { EntrySpec } from "../support/transcript.js";
 
 /** Text that includes terminal controls, bidi overrides and astral characters, to stress every printer. */
@@ -196,10 +197,7 @@ export function stateFrom(texts: readonly string[], picks: readonly [number, num
 		const words = text.slice(start, start + 1 + (b % 60));
 		if (words !== "") events.push({ type: "rule-added", data: { words, source: `u${i + 1}` } });
 	}
-	return evolve(
-		initialState,
-		events.map((event) => ({ seq: null, event })),
-	);
+	return applied(initialState, events);
 }
 
 /**

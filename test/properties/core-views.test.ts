@@ -10,7 +10,8 @@ import {
 	stateJson,
 	stateView,
 } from "../../src/projections/index.js";
-import { evolve, foldTranscript, initialState } from "../../src/reducers/index.js";
+import { foldTranscript, initialState } from "../../src/reducers/index.js";
+import { applied } from "../support/applied.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 
 // What the projections print for a known state (examples): the summary pi stores and the next pass reads, and the
@@ -124,20 +125,15 @@ describe("the rendered summary", () => {
 	});
 
 	it("an error from a command names it; a world not taken says why; a finding without evidence has no brackets", () => {
-		const state = evolve(
-			initialState,
-			(
-				[
-					{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "boom", span: 2, command: "C4" } },
-					{ type: "world-taken", data: { span: 1, world: { taken: false, reason: "not a git\nrepository" } } },
-					{ type: "decision-made", data: { text: "d", evidence: [] } },
-					{
-						type: "world-taken",
-						data: { span: 1, world: { taken: false, reason: "git missing" } },
-					},
-				] satisfies Event[]
-			).map((event) => ({ seq: null, event })),
-		);
+		const state = applied(initialState, [
+			{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "boom", span: 2, command: "C4" } },
+			{ type: "world-taken", data: { span: 1, world: { taken: false, reason: "not a git\nrepository" } } },
+			{ type: "decision-made", data: { text: "d", evidence: [] } },
+			{
+				type: "world-taken",
+				data: { span: 1, world: { taken: false, reason: "git missing" } },
+			},
+		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("## Open errors\n- E1 (bash C4, span 2): boom\n");
 		expect(text).toContain("## World\n(not taken: git missing)\n");
@@ -147,13 +143,10 @@ describe("the rendered summary", () => {
 	});
 
 	it("a world taken with nothing in status, log or diff stat shows only its branch and HEAD", () => {
-		const state = evolve(initialState, [
+		const state = applied(initialState, [
 			{
-				seq: null,
-				event: {
-					type: "world-taken",
-					data: { span: 1, world: { taken: true, branch: "b", head: "h", status: "", log: "", diffStat: " 1 file" } },
-				},
+				type: "world-taken",
+				data: { span: 1, world: { taken: true, branch: "b", head: "h", status: "", log: "", diffStat: " 1 file" } },
 			},
 		]);
 		expect(renderSummary(state).text).toContain("## World\nbranch: b\nHEAD: h\ndiff stat:\n```\n 1 file\n```\n");
@@ -297,18 +290,16 @@ describe("the views of npm run state", () => {
 	});
 
 	it("a branch with a rule or a note but no span is not empty", () => {
-		const noted = evolve(initialState, [{ seq: null, event: { type: "note-remembered", data: { text: "n" } } }]);
+		const noted = applied(initialState, [{ type: "note-remembered", data: { text: "n" } }]);
 		expect(stateView(noted)).toContain("- N1: n");
-		const ruled = evolve(initialState, [
-			{ seq: null, event: { type: "rule-added", data: { words: "w", source: "u1" } } },
-		]);
+		const ruled = applied(initialState, [{ type: "rule-added", data: { words: "w", source: "u1" } }]);
 		expect(stateView(ruled)).toContain("> w");
 	});
 
 	it("a branch with a span but no rule and no note is not empty, and the default view shows its summary", () => {
-		const closed = evolve(initialState, [
-			{ seq: null, event: { type: "narrative-line", data: { span: 1, text: "looked around" } } },
-			{ seq: null, event: { type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } } },
+		const closed = applied(initialState, [
+			{ type: "narrative-line", data: { span: 1, text: "looked around" } },
+			{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
 		]);
 		expect(stateView(closed)).toBe(`${renderSummary(closed).text.trimEnd()}\n`);
 		expect(stateView(closed)).toContain("- span 1: looked around");
@@ -420,17 +411,12 @@ describe("what the printers escape", () => {
 	});
 
 	it("one-line text is trimmed, and only a first character Markdown reads as structure is escaped", () => {
-		const state = evolve(
-			initialState,
-			(
-				[
-					{ type: "note-remembered", data: { text: "  spaced out \n" } },
-					{ type: "objective-set", data: { text: "ship #1 > all" } },
-					{ type: "now-set", data: { text: "7 things" } },
-					{ type: "files-touched", data: { read: [], modified: ["a.ts", "b.ts"] } },
-				] satisfies Event[]
-			).map((event) => ({ seq: null, event })),
-		);
+		const state = applied(initialState, [
+			{ type: "note-remembered", data: { text: "  spaced out \n" } },
+			{ type: "objective-set", data: { text: "ship #1 > all" } },
+			{ type: "now-set", data: { text: "7 things" } },
+			{ type: "files-touched", data: { read: [], modified: ["a.ts", "b.ts"] } },
+		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("- N1: spaced out\n");
 		expect(text).toContain("## Objective\nship #1 > all\n");

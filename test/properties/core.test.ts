@@ -10,7 +10,8 @@ import {
 	stateObject,
 	stateView,
 } from "../../src/projections/index.js";
-import { evolve, foldRead, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
+import { foldRead, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
+import { applied } from "../support/applied.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 import { anyEvent, hostileText, storedEvent, transcriptSpecs } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
@@ -178,11 +179,7 @@ describe("core laws", () => {
 		law([fc.array(anyEvent, { maxLength: 60 }), fc.integer({ min: 1, max: 5 })], (events, batches) => {
 			let state = initialState;
 			const size = Math.ceil(events.length / batches);
-			for (let i = 0; i < events.length; i += size)
-				state = evolve(
-					state,
-					events.slice(i, i + size).map((event) => ({ seq: null, event })),
-				);
+			for (let i = 0; i < events.length; i += size) state = applied(state, events.slice(i, i + size));
 			const given = {
 				R: [...state.rules, ...state.lifted].map((r) => r.id),
 				D: state.decisions.map((d) => d.id),
@@ -214,10 +211,7 @@ describe("core laws", () => {
 			);
 		};
 		law([fc.array(anyEvent, { maxLength: 60 })], (events) => {
-			const state = evolve(
-				initialState,
-				events.map((event) => ({ seq: null, event })),
-			);
+			const state = applied(initialState, events);
 			// Decisions, dead ends and notes are never dropped: the k-th entry of a kind is from its k-th event.
 			const carried = (type: "decision-made" | "dead-end-found" | "note-remembered") =>
 				events.flatMap((e) => (e.type === type ? [e.data.id] : []));
@@ -240,11 +234,8 @@ describe("core laws", () => {
 
 	it("a batch applied at once equals the same events applied one by one", () => {
 		law([fc.array(anyEvent, { maxLength: 40 })], (events) => {
-			const once = evolve(
-				initialState,
-				events.map((event) => ({ seq: null, event })),
-			);
-			const stepwise = events.reduce((s, event) => evolve(s, [{ seq: null, event }]), initialState);
+			const once = applied(initialState, events);
+			const stepwise = events.reduce((s, event) => applied(s, [event]), initialState);
 			return stateJson(once) === stateJson(stepwise);
 		});
 	});
@@ -308,10 +299,7 @@ describe("fold examples", () => {
 				}),
 			),
 		];
-		const state = evolve(
-			initialState,
-			events.map((event) => ({ seq: null, event })),
-		);
+		const state = applied(initialState, events);
 		const full = renderSummary(state, 1_000_000);
 		const cut = renderSummary(state, 500);
 		expect(full.capFit).toMatchObject({ cut: { workLog: 0, values: 0 }, fits: true });

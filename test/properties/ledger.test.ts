@@ -1,10 +1,11 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
 import { fixerOf } from "../../src/events/event.js";
-import { decodeEvent, type Event, encodeEvent, idNumber, type Message } from "../../src/events/index.js";
+import { decodeEvent, encodeEvent, idNumber, type Message } from "../../src/events/index.js";
 import { decodeMessage } from "../../src/events/messages.js";
 import { ledgerEvents } from "../../src/pass/ledger.js";
-import { evolve, initialState, type State } from "../../src/reducers/index.js";
+import { initialState, type State } from "../../src/reducers/index.js";
+import { applied } from "../support/applied.js";
 import { hostileText } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
 
@@ -110,13 +111,8 @@ function messagesOf(steps: readonly Step[], prefix: string): Message[] {
 
 const span = (prefix: string) => fc.array(step, { maxLength: 12 }).map((steps) => messagesOf(steps, prefix));
 
-const apply = (state: State, events: readonly Event[]): State =>
-	evolve(
-		state,
-		events.map((event) => ({ seq: null, event })),
-	);
 const fold = (state: State, messages: readonly Message[], n: number): State =>
-	apply(state, ledgerEvents(messages, n, state));
+	applied(state, ledgerEvents(messages, n, state));
 
 const ledgerOnly = (state: State) => ({
 	commands: state.commands.map(({ id, command, exitCode, toolCallId, by }) => ({
@@ -183,7 +179,7 @@ describe("ledger laws", () => {
 			const recorded = again.filter(
 				(e) => e.type === "command-recorded" || e.type === "error-recorded" || e.type === "model-failed",
 			);
-			return recorded.length === 0 && sameJson(apply(once, again), once);
+			return recorded.length === 0 && sameJson(applied(once, again), once);
 		});
 	});
 
@@ -204,7 +200,7 @@ describe("ledger laws", () => {
 		law([span("a"), span("b")], (first, second) => {
 			const prior = fold(initialState, first, 1);
 			const events = ledgerEvents(second, 2, prior);
-			const state = apply(prior, events);
+			const state = applied(prior, events);
 			const fixes = events.flatMap((e) => (e.type === "error-fixed" ? [e.data] : []));
 			const errorIds = state.errors.map((e) => e.id);
 			return (

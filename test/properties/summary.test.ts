@@ -4,16 +4,11 @@ import type { Event } from "../../src/events/index.js";
 import { renderSummary, sanitize, stateObject } from "../../src/projections/index.js";
 import { SHOWN_VALUES, shownValues } from "../../src/projections/shown-values.js";
 import { CUT_ORDER, type CutSection } from "../../src/projections/summary.js";
-import { evolve, initialState, type State } from "../../src/reducers/index.js";
+import { initialState, type State } from "../../src/reducers/index.js";
+import { applied } from "../support/applied.js";
 import { unsafeCharacters } from "../support/terminal-attacks.js";
 import { crowdedValueEvents, eventArbitraries, storedEvent } from "./arbitraries.js";
 import { law } from "./laws.js";
-
-const stateOf = (events: readonly Event[]): State =>
-	evolve(
-		initialState,
-		events.map((event) => ({ seq: null, event })),
-	);
 
 /** A section that holds no blank line (rules, open errors, Now), from its header to the next blank line or the end. */
 function section(text: string, title: string): string | undefined {
@@ -57,7 +52,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 describe("the values and the cap of the summary", () => {
 	it("the state shows no value twice, and at most SHOWN_VALUES of them, in the summary and in --json", () => {
 		law([crowdedValueEvents], (events) => {
-			const state = stateOf(events);
+			const state = applied(initialState, events);
 			// A version with a leading v is the same value as one without.
 			const shown = shownValues(state).map((v) => v.value.replace(/^v(?=\d+\.\d)/, ""));
 			const json = stateObject(state).values;
@@ -73,7 +68,7 @@ describe("the values and the cap of the summary", () => {
 
 	it("the summary never passes the cap unless the rules and Now alone do, and capFit says which", () => {
 		law([crowded, limits], (events, limit) => {
-			const { text, capFit } = renderSummary(stateOf(events), limit);
+			const { text, capFit } = renderSummary(applied(initialState, events), limit);
 			return (
 				capFit.chars === text.length &&
 				capFit.fits === text.length <= limit &&
@@ -84,7 +79,7 @@ describe("the values and the cap of the summary", () => {
 
 	it("the rules in force and Now stay whole, whatever the limit", () => {
 		law([crowded, limits], (events, limit) => {
-			const state = stateOf(events);
+			const state = applied(initialState, events);
 			const whole = renderSummary(state, Number.MAX_SAFE_INTEGER).text;
 			const cut = renderSummary(state, limit).text;
 			return ["Rules in force", "Now"].every((title) => section(whole, title) === section(cut, title));
@@ -93,7 +88,7 @@ describe("the values and the cap of the summary", () => {
 
 	it("each rule's words appear whole, line by line, a control character in them shown escaped", () => {
 		law([crowded, limits], (events, limit) => {
-			const state = stateOf(events);
+			const state = applied(initialState, events);
 			const text = renderSummary(state, limit).text;
 			return state.rules.every((r) => {
 				const words = r.text
@@ -108,13 +103,13 @@ describe("the values and the cap of the summary", () => {
 	it("no raw control, bidi or escape character survives in the summary, cut or not", () => {
 		law(
 			[crowded, limits],
-			(events, limit) => unsafeCharacters(renderSummary(stateOf(events), limit).text).length === 0,
+			(events, limit) => unsafeCharacters(renderSummary(applied(initialState, events), limit).text).length === 0,
 		);
 	});
 
 	it("a section's shown items plus its omitted count are the state's items, and capFit counts the omitted", () => {
 		law([crowded, limits], (events, limit) => {
-			const state = stateOf(events);
+			const state = applied(initialState, events);
 			const { text, capFit } = renderSummary(state, limit);
 			return LISTED.every(({ title, key, count }) => {
 				const body = section(text, title);
@@ -133,7 +128,7 @@ describe("the values and the cap of the summary", () => {
 
 	it("the cut order: a section is cut only when every section before it in CUT_ORDER is cut whole", () => {
 		law([crowded, limits], (events, limit) => {
-			const state = stateOf(events);
+			const state = applied(initialState, events);
 			const { capFit } = renderSummary(state, limit);
 			const whole = renderSummary(state, Number.MAX_SAFE_INTEGER).capFit;
 			const full = renderSummary(state, 0).capFit.cut;
@@ -158,20 +153,20 @@ describe("the values and the cap of the summary", () => {
 			),
 			{ maxLength: 60 },
 		);
-		law([events, limits], (evs, limit) => !LONE_SURROGATE.test(renderSummary(stateOf(evs), limit).text));
+		law([events, limits], (evs, limit) => !LONE_SURROGATE.test(renderSummary(applied(initialState, evs), limit).text));
 	});
 
 	it("the same state renders the same bytes, whatever the limit", () => {
 		law([crowded, limits], (events, limit) => {
-			const a = renderSummary(stateOf(events), limit);
-			const b = renderSummary(stateOf(structuredClone(events)), limit);
+			const a = renderSummary(applied(initialState, events), limit);
+			const b = renderSummary(applied(initialState, structuredClone(events)), limit);
 			return a.text === b.text && JSON.stringify(a.capFit) === JSON.stringify(b.capFit);
 		});
 	});
 
 	it("the cap cuts only when it must: a summary that fits is the whole one", () => {
 		law([crowded], (events) => {
-			const state = stateOf(events);
+			const state = applied(initialState, events);
 			const whole = renderSummary(state, Number.MAX_SAFE_INTEGER).text;
 			const { text, capFit } = renderSummary(state, whole.length);
 			return text === whole && CUT_ORDER.every((key) => capFit.cut[key] === 0);
@@ -195,7 +190,7 @@ describe("150 open errors and 1,000 notes under the default cap", () => {
 		),
 		{ type: "now-set", data: { text: "fix the failing tests" } },
 	];
-	const state = stateOf(events);
+	const state = applied(initialState, events);
 
 	it("fits 12,000 characters: the newest notes shown, the oldest counted, every error, the rule and Now whole", () => {
 		const { text, capFit } = renderSummary(state);

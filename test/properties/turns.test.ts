@@ -5,7 +5,8 @@ import { diffTurns } from "../../src/adapters/pass/turns.js";
 import { decodeEvent } from "../../src/events/index.js";
 import type { Message, UserMessage } from "../../src/events/messages.js";
 import type { TurnsInput } from "../../src/pass/conversation/index.js";
-import { evolve, type State } from "../../src/reducers/index.js";
+import type { State } from "../../src/reducers/index.js";
+import { applied } from "../support/applied.js";
 import { type ScriptedStep, scriptedConversationModel } from "../support/scripted-model.js";
 import { hostileText, stateFrom } from "./arbitraries.js";
 import { params } from "./laws.js";
@@ -187,10 +188,7 @@ describe("turns mode laws", () => {
 					now: () => 0,
 				});
 				const events = out.accepted?.events ?? [];
-				const after = evolve(
-					w.state,
-					events.map((event) => ({ seq: null, event })),
-				);
+				const after = applied(w.state, events);
 				expect(events.every((event) => E.isRight(decodeEvent(event)))).toBe(true);
 				expect(events.some((event) => event.type === "value-recorded")).toBe(false);
 				return verbatim(w.texts, after);

@@ -5,9 +5,6 @@
 /** The kinds of value `facts` looks for. */
 export type ValueKind = "quantity" | "port" | "hash" | "version" | "path";
 
-/** The kinds in the order the tables list them. */
-export const VALUE_KINDS: readonly ValueKind[] = ["quantity", "port", "hash", "version", "path"];
-
 /** A value found in a text. */
 export interface FoundValue {
 	readonly kind: ValueKind;

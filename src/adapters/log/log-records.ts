@@ -1,4 +1,5 @@
 import * as t from "io-ts";
+import { CloseKindCodec } from "../../events/event.js";
 import { Positive } from "../../events/ids.js";
 
 // Records carry codes, ids, counts and lengths, never message text: a string field below holds a code (a reason,
@@ -42,7 +43,7 @@ const record = <E extends string, P extends t.Props>(event: E, props: P) =>
 /** The diff's side of a pass: how it closed, the model calls it made, and what they cost. */
 const NarrativeCodec = t.strict({
 	mode: t.keyof({ single: null, turns: null }),
-	kind: t.keyof({ whole: null, "narrative-less": null, partial: null }),
+	kind: CloseKindCodec,
 	calls: Count,
 	/** Events accepted from the model's answers. */
 	accepted: Count,

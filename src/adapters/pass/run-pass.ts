@@ -1,10 +1,9 @@
 import type { CompactionDetails, SpanRecord } from "../../events/entries.js";
-import type { Event } from "../../events/event.js";
+import type { CloseKind, Event } from "../../events/event.js";
 import type { UserMessage } from "../../events/messages.js";
 import type { World } from "../../events/world.js";
 import type { AcceptContext } from "../../pass/accept.js";
 import { chunkCount, chunksOf, ledgerIds } from "../../pass/chunks.js";
-import type { CloseKind } from "../../pass/close.js";
 import type { CallTrace } from "../../pass/conversation/index.js";
 import { type Decided, decideAnswer, decideClose, decideWithoutModel, decidingFrom } from "../../pass/decide.js";
 import { ledgerEvents } from "../../pass/ledger.js";

@@ -1,35 +1,16 @@
-import type { Event } from "../../events/event.js";
-import type { Message, UserMessage } from "../../events/messages.js";
-import type { World } from "../../events/world.js";
-import type { State } from "../../reducers/state.js";
-import { SHOWN_MESSAGE_CHARS } from "../prompt.js";
+import type { UserMessage } from "../../events/messages.js";
+import { type PromptInput, SHOWN_MESSAGE_CHARS } from "../prompt.js";
 import { cut, fileLines, headTail, ledgerLines, worldLines } from "../prompt-parts.js";
 import { commandIdsByCall, transcriptLines } from "./transcript.js";
 
-/** What the Digest of the first turn is built from. */
-export interface DigestInput {
-	readonly span: number;
-	/** The state so far, rendered. */
-	readonly stateText: string;
-	/** The state so far, for the errors earlier spans left open. */
-	readonly state: State;
+/**
+ * What the Digest of the first turn is built from: what the single mode's prompt reads (`PromptInput`), for the whole
+ * span and in one chunk, with the messages to label shown whole apart from taking over's earlier and standing ones.
+ */
+export type DigestInput = Omit<PromptInput, "toLabel" | "chunk"> & {
 	/** The user messages the model labels, shown whole: carried ones and the span's. */
 	readonly whole: readonly UserMessage[];
-	/** Taking over: the user's other earlier messages, each cut to its start; labeled too. */
-	readonly earlier: readonly UserMessage[];
-	/** Taking over: earlier messages that read as standing rules, which code records; cut to their start. */
-	readonly standing: readonly UserMessage[];
-	/** Taking over: the earlier summary by another compactor, head and tail. */
-	readonly foreignSummary: string | undefined;
-	/** The span's ledger events (commands, errors, fixes, values, files). */
-	readonly ledger: readonly Event[];
-	readonly world: World;
-	/** Notes `longhaul_remember` wrote during the span. */
-	readonly notes: readonly string[];
-	/** The span's messages, condensed into the transcript, and the refs of the user messages among them. */
-	readonly messages: readonly Message[];
-	readonly messageRefs: readonly string[];
-}
+};
 
 const FOREIGN_HEAD = 3000;
 const FOREIGN_TAIL = 1500;
@@ -54,11 +35,11 @@ export function digest(input: DigestInput): string {
 		),
 		...section(
 			"Earlier user messages code recorded as rules (no label needed)",
-			input.standing.map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
+			(input.standing ?? []).map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
 		),
 		...section(
 			"Earlier user messages to label (each cut to its start)",
-			input.earlier.map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
+			(input.earlier ?? []).map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
 		),
 		...section(
 			"User messages to label (whole)",

@@ -1,6 +1,7 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import type { Event } from "../../events/event.js";
+import type { LedgerError } from "../../reducers/state.js";
 
 /** An expectation check: the model may excuse one with a one-sentence reason, which the span record keeps. */
 export type ExpectationCheck = "modified-file-named" | "unfixed-error-placed" | "resume-set";
@@ -18,10 +19,7 @@ export interface Unmet {
 }
 
 /** An error of the span that no later run fixed. */
-export interface UnfixedError {
-	readonly id: string;
-	readonly head: string;
-}
+export type UnfixedError = Pick<LedgerError, "id" | "head">;
 
 /** The longest excuse kept: one sentence. */
 export const EXCUSE_CHARS = 240;

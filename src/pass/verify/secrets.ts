@@ -3,10 +3,10 @@
 // with a vendor prefix, private keys, passwords in URLs. Each is found on a whole text, never guessed from a piece a
 // cut left: the adapters redact a text before anything cuts it.
 
+import type { Region } from "./words.js";
+
 /** A stretch of text that holds a secret, and the kind its marker names. */
-export interface SecretSpan {
-	readonly start: number;
-	readonly end: number;
+export interface SecretSpan extends Region {
 	readonly kind: string;
 }
 

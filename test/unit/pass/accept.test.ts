@@ -3,17 +3,13 @@ import { decodeEvent, type Event } from "../../../src/events/index.js";
 import type { UserMessage } from "../../../src/events/messages.js";
 import { type AcceptContext, acceptAnswer } from "../../../src/pass/accept.js";
 import type { RawAnswer, RawLabel } from "../../../src/pass/answer.js";
-import { evolve, initialState, type State } from "../../../src/reducers/index.js";
+import { initialState, type State } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 
 const users = (texts: readonly string[]): UserMessage[] =>
 	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
-const fold = (state: State, events: readonly Event[]) =>
-	evolve(
-		state,
-		events.map((event) => ({ seq: null, event })),
-	);
 const withRules = (rules: readonly { words: string; source: string }[]) =>
-	fold(
+	applied(
 		initialState,
 		rules.map((data) => ({ type: "rule-added", data })),
 	);
@@ -192,7 +188,7 @@ describe("accepting lifts", () => {
 		const ctx = context(["never use tabs", "the tabs rule no longer applies"], { state: tabs, span: ["u2"] });
 		const out = acceptAnswer(ctx, answer([{ msg: "u2", label: "lifts R1" }]));
 		expect(lifted(out.events)).toEqual([{ target: "R1", by: "u2" }]);
-		expect(fold(tabs, out.events).lifted.map((r) => [r.id, r.by])).toEqual([["R1", "u2"]]);
+		expect(applied(tabs, out.events).lifted.map((r) => [r.id, r.by])).toEqual([["R1", "u2"]]);
 	});
 
 	it("reads a message that only withdraws a rule as a lift even when it says what is fine instead", () => {
@@ -201,7 +197,7 @@ describe("accepting lifts", () => {
 			span: ["u2"],
 		});
 		const out = acceptAnswer(ctx, answer([{ msg: "u2", label: "lifts R1" }]));
-		expect(fold(tabs, out.events).rules).toEqual([]);
+		expect(applied(tabs, out.events).rules).toEqual([]);
 		expect(added(out.events)).toEqual([]);
 	});
 
@@ -218,7 +214,7 @@ describe("accepting lifts", () => {
 			"rule-added",
 			"rule-lifted",
 		]);
-		expect(fold(initialState, out.events).rules).toEqual([]);
+		expect(applied(initialState, out.events).rules).toEqual([]);
 	});
 
 	it("applies `rule and lifts` as the lifts, then the new rule that replaces them", () => {
@@ -239,7 +235,7 @@ describe("accepting lifts", () => {
 		);
 		const out = acceptAnswer(ctx, answer([{ msg: "u3", label: "rule and lifts R1, R2" }]));
 		expect(out.events.map((e) => e.type)).toEqual(["rule-lifted", "rule-lifted", "rule-added", "narrative-line"]);
-		expect(fold(state, out.events).rules.map((r) => r.text)).toEqual([
+		expect(applied(state, out.events).rules.map((r) => r.text)).toEqual([
 			"indent with two spaces instead of tabs, everywhere",
 		]);
 	});
@@ -349,7 +345,7 @@ describe("accepting lifts", () => {
 			{ words: "always indent with tabs", source: "u1" },
 			{ words: "use spaces instead of tabs in Python files", source: "u2" },
 		]);
-		const state = fold(base, [{ type: "rule-lifted", data: { target: "R1", by: "u2" } }]);
+		const state = applied(base, [{ type: "rule-lifted", data: { target: "R1", by: "u2" } }]);
 		const texts = [
 			"always indent with tabs",
 			"use spaces instead of tabs in Python files",

@@ -13,18 +13,14 @@ import {
 	decidingFrom,
 	EMPTY_SPAN_LINE,
 } from "../../../src/pass/decide.js";
-import { evolve, initialState, type State } from "../../../src/reducers/index.js";
+import { initialState, type State } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 
 // Given this state and these inputs, then these events: the pass's decisions, without a model or a session.
 
-const fold = (state: State, events: readonly Event[]) =>
-	evolve(
-		state,
-		events.map((event) => ({ seq: null, event })),
-	);
 const msg = (n: number, text: string): UserMessage => ({ ref: `u${n}`, entryId: `e${n}`, text });
 const WORLD: World = { taken: false, reason: "not a git repository" };
-const twoRules = fold(initialState, [
+const twoRules = applied(initialState, [
 	{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
 	{ type: "rule-added", data: { words: "run the tests first", source: "u2" } },
 ]);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Event, EventOf, Message, ToolCall } from "../../../src/events/index.js";
 import { errorHead, HEAD_CHARS, ledgerEvents, ledgerOf, toolExitCode } from "../../../src/pass/ledger.js";
-import { evolve, initialState, type State } from "../../../src/reducers/index.js";
+import { initialState, type State } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 
 const bash = (id: string, command: string): ToolCall => ({ id, name: "bash", arguments: { command } });
 const tool = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: args });
@@ -33,11 +34,6 @@ const read = (messages: readonly Message[], span = 1, prior: State = initialStat
 	ledgerOf(messages, span, prior).events;
 const ofType = <K extends Event["type"]>(events: readonly Event[], type: K): EventOf<K>["data"][] =>
 	events.filter((e): e is EventOf<K> => e.type === type).map((e) => e.data);
-const apply = (state: State, events: readonly Event[]): State =>
-	evolve(
-		state,
-		events.map((event) => ({ seq: null, event })),
-	);
 
 describe("exit code of a bash tool call", () => {
 	it("comes from the result's details when they carry one", () => {
@@ -217,7 +213,7 @@ describe("errors", () => {
 			{ span: 1, head: "(no message)" },
 		]);
 		expect(ofType(events, "error-recorded")).toEqual([]);
-		const state = apply(initialState, events);
+		const state = applied(initialState, events);
 		expect(state.errors).toEqual([]);
 		expect(state.modelFailures).toEqual(ofType(events, "model-failed"));
 	});
@@ -269,7 +265,7 @@ describe("fixes", () => {
 	it("a later success of the same command text fixes the earlier open error", () => {
 		const events = read([...fail("t1", "npm test"), ...pass("t2", "npm test")]);
 		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
-		const state = apply(initialState, events);
+		const state = applied(initialState, events);
 		expect(state.errors.map((e) => e.fixedBy)).toEqual(["C2"]);
 	});
 
@@ -297,13 +293,13 @@ describe("fixes", () => {
 	});
 
 	it("fixes an open error that an earlier span carried", () => {
-		const prior = apply(initialState, read(fail("t1", "npm test"), 1));
+		const prior = applied(initialState, read(fail("t1", "npm test"), 1));
 		const events = read(pass("t9", "npm test"), 2, prior);
 		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 	});
 
 	it("does not fix again an error an earlier span already fixed", () => {
-		const prior = apply(initialState, read([...fail("t1", "npm test"), ...pass("t2", "npm test")], 1));
+		const prior = applied(initialState, read([...fail("t1", "npm test"), ...pass("t2", "npm test")], 1));
 		const events = read(pass("t3", "npm test"), 2, prior);
 		expect(ofType(events, "error-fixed")).toEqual([]);
 	});
@@ -345,7 +341,7 @@ describe("fixes of edits and writes", () => {
 			{ error: "E1", byTool: "edit", path: "src/index.ts" },
 			{ error: "E2", byTool: "edit", path: "src/index.ts" },
 		]);
-		const state = apply(initialState, events);
+		const state = applied(initialState, events);
 		expect(state.errors.map((e) => e.fixedBy)).toEqual(["edit of src/index.ts", "edit of src/index.ts"]);
 	});
 
@@ -371,19 +367,19 @@ describe("fixes of edits and writes", () => {
 			result("t4", "text", false, undefined, "read"),
 		]);
 		expect(ofType(events, "error-fixed")).toEqual([]);
-		expect(apply(initialState, events).errors.map((e) => e.fixedBy)).toEqual([null]);
+		expect(applied(initialState, events).errors.map((e) => e.fixedBy)).toEqual([null]);
 	});
 
 	it("fixes a failed edit an earlier span carried, once", () => {
-		const prior = apply(initialState, read(change("t1", "edit", "a.ts", true), 1));
+		const prior = applied(initialState, read(change("t1", "edit", "a.ts", true), 1));
 		const events = read([...change("t2", "edit", "a.ts", false), ...change("t3", "edit", "a.ts", false)], 2, prior);
 		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", byTool: "edit", path: "a.ts" }]);
-		expect(read(change("t4", "edit", "a.ts", false), 3, apply(prior, events))).toEqual([]);
+		expect(read(change("t4", "edit", "a.ts", false), 3, applied(prior, events))).toEqual([]);
 	});
 
 	it("read again, a span whose success came before its failure does not fix the failure", () => {
 		const messages = [...change("t1", "edit", "a.ts", false), ...change("t2", "edit", "a.ts", true)];
-		const prior = apply(initialState, read(messages, 1));
+		const prior = applied(initialState, read(messages, 1));
 		expect(read(messages, 1, prior)).toEqual([]);
 	});
 });
@@ -402,18 +398,18 @@ describe("ids and merging with the prior state", () => {
 
 	it("gives a tool call the prior state already holds no new id", () => {
 		const messages = [assistant([bash("t1", "npm test")]), result("t1", "Command exited with code 1", true)];
-		const prior = apply(initialState, read(messages, 1));
+		const prior = applied(initialState, read(messages, 1));
 		expect(read(messages, 1, prior)).toEqual([]);
 	});
 
 	it("knows a user run again by its span, text and place, so reading its span twice adds nothing", () => {
 		const messages = [userRun("ls", 0), userRun("ls", 2), userRun("pwd", 0)];
-		const prior = apply(initialState, read(messages, 4));
+		const prior = applied(initialState, read(messages, 4));
 		expect(read(messages, 4, prior)).toEqual([]);
 	});
 
 	it("records a user run of the same text in another span as a new command", () => {
-		const prior = apply(initialState, read([userRun("ls", 0)], 1));
+		const prior = applied(initialState, read([userRun("ls", 0)], 1));
 		expect(ofType(read([userRun("ls", 0)], 2, prior), "command-recorded").map((c) => c.id)).toEqual(["C2"]);
 	});
 
@@ -423,14 +419,14 @@ describe("ids and merging with the prior state", () => {
 			result(id, "ENOENT", true, {}, "read"),
 		];
 		const messages = [...failed("t1"), ...failed("t2")];
-		const prior = apply(initialState, read(messages, 2));
+		const prior = applied(initialState, read(messages, 2));
 		expect(prior.errors.map((e) => e.id)).toEqual(["E1", "E2"]);
 		expect(read(messages, 2, prior)).toEqual([]);
 	});
 
 	it("knows a model failure again by its span, head and place, and records it again in another span", () => {
 		const messages = [assistant([], "error", "overloaded"), assistant([], "error", "overloaded")];
-		const prior = apply(initialState, read(messages, 2));
+		const prior = applied(initialState, read(messages, 2));
 		expect(prior.modelFailures).toHaveLength(2);
 		expect(read(messages, 2, prior)).toEqual([]);
 		expect(read(messages.slice(0, 1), 3, prior)).toEqual([

@@ -5,15 +5,11 @@ import { type AcceptContext, acceptAnswer } from "../../../src/pass/accept.js";
 import type { RawAnswer } from "../../../src/pass/answer.js";
 import { type Question, renderQuestions } from "../../../src/pass/questions.js";
 import { applyReplies } from "../../../src/pass/replies.js";
-import { evolve, initialState, type State } from "../../../src/reducers/index.js";
+import { initialState } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 
 const users = (texts: readonly string[]): UserMessage[] =>
 	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
-const fold = (state: State, events: readonly Event[]) =>
-	evolve(
-		state,
-		events.map((event) => ({ seq: null, event })),
-	);
 
 const texts = [
 	"always indent with tabs",
@@ -21,7 +17,7 @@ const texts = [
 	"switch to two-space indentation instead of tabs from now on",
 	"the dependency rule no longer applies",
 ];
-const state = fold(initialState, [
+const state = applied(initialState, [
 	{ type: "rule-added", data: { words: texts[0] ?? "", source: "u1" } },
 	{ type: "rule-added", data: { words: texts[1] ?? "", source: "u2" } },
 ]);
@@ -47,7 +43,7 @@ const kept: RawAnswer = {
 const first = acceptAnswer(ctx, kept);
 const { asked } = renderQuestions(first.questions, 2000);
 const reply = (labels: unknown) => JSON.stringify({ labels });
-const rulesAfter = (events: readonly Event[]) => fold(state, events).rules.map((r) => r.source);
+const rulesAfter = (events: readonly Event[]) => applied(state, events).rules.map((r) => r.source);
 
 describe("applying replies to questions", () => {
 	it("the first answer asks whether u3 replaces the rule u1 gave", () => {

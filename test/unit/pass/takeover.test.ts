@@ -5,7 +5,8 @@ import type { RawAnswer, RawLabel } from "../../../src/pass/answer.js";
 import { derivedSpan, sliceSpan } from "../../../src/pass/span.js";
 import { offerOf, standingEvents, takeoverOf } from "../../../src/pass/takeover.js";
 import { exactWords, pickRecords, pickWords } from "../../../src/pass/verify/earlier-words.js";
-import { evolve, foldEntries, initialState, type State } from "../../../src/reducers/index.js";
+import { foldEntries, initialState, type State } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 import { assistant, chain, type Raw, user } from "../../support/entries.js";
 
 function piCompaction(id: string, parentId: string, firstKept: string, summary: string): Raw {
@@ -131,10 +132,10 @@ describe("standingEvents", () => {
 	];
 
 	it("records each pick whole (trimmed), in message order, unless its message already gave a rule", () => {
-		const state = evolve(initialState, [
-			{ seq: null, event: { type: "rule-added", data: { words: "always run lint", source: "u2" } } },
-			{ seq: null, event: { type: "rule-added", data: { words: "don't push to main", source: "u3" } } },
-			{ seq: null, event: { type: "rule-lifted", data: { target: "u3", by: "u4" } } },
+		const state = applied(initialState, [
+			{ type: "rule-added", data: { words: "always run lint", source: "u2" } },
+			{ type: "rule-added", data: { words: "don't push to main", source: "u3" } },
+			{ type: "rule-lifted", data: { target: "u3", by: "u4" } },
 		]);
 		expect(standingEvents(state, picks)).toEqual([
 			{ type: "rule-added", data: { id: "R3", words: "never use tabs", source: "u1" } },
@@ -252,9 +253,7 @@ describe("accepting labels when taking over", () => {
 	});
 
 	it("a pick whose message already gave a rule in force is not recorded twice; a one-off label withdraws that rule", () => {
-		const state = evolve(initialState, [
-			{ seq: null, event: { type: "rule-added", data: { words: "never use tabs", source: "u1" } } },
-		]);
+		const state = applied(initialState, [{ type: "rule-added", data: { words: "never use tabs", source: "u1" } }]);
 		const unlabeled = acceptAnswer(
 			context(texts, picks, state),
 			answer([
@@ -284,9 +283,7 @@ describe("accepting labels when taking over", () => {
 			]),
 		);
 		expect(added(fresh.events)).toEqual([["never use tabs", "u1"]]);
-		const state = evolve(initialState, [
-			{ seq: null, event: { type: "rule-added", data: { words: "never use tabs", source: "u1" } } },
-		]);
+		const state = applied(initialState, [{ type: "rule-added", data: { words: "never use tabs", source: "u1" } }]);
 		const reopened = acceptAnswer(
 			context(texts, picks, state),
 			answer([
@@ -345,10 +342,10 @@ describe("accepting labels when taking over", () => {
 
 	describe("a long message whose reader sentences are in force, offered again", () => {
 		const long = `${"we looked at the logs together. ".repeat(20)}Never commit generated files. Always run lint.`;
-		const state = evolve(initialState, [
-			{ seq: null, event: { type: "rule-added", data: { words: "never use tabs", source: "u2" } } },
-			{ seq: null, event: { type: "rule-added", data: { words: "Never commit generated files.", source: "u1" } } },
-			{ seq: null, event: { type: "rule-added", data: { words: "Always run lint.", source: "u1" } } },
+		const state = applied(initialState, [
+			{ type: "rule-added", data: { words: "never use tabs", source: "u2" } },
+			{ type: "rule-added", data: { words: "Never commit generated files.", source: "u1" } },
+			{ type: "rule-added", data: { words: "Always run lint.", source: "u1" } },
 		]);
 		const ctx = context([long, "never use tabs", "go on"], { reopened: new Set(["u1"]) }, state);
 		const rest = [
@@ -397,9 +394,7 @@ describe("accepting labels when taking over", () => {
 	});
 
 	it("a one-off label withdraws nothing on a message that is not offered again", () => {
-		const state = evolve(initialState, [
-			{ seq: null, event: { type: "rule-added", data: { words: "go on", source: "u3" } } },
-		]);
+		const state = applied(initialState, [{ type: "rule-added", data: { words: "go on", source: "u3" } }]);
 		const out = acceptAnswer(
 			context(texts, picks, state),
 			answer([

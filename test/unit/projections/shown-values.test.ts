@@ -3,7 +3,8 @@ import type { Event } from "../../../src/events/index.js";
 import { COMMAND_CHARS, cutCommand } from "../../../src/projections/command-text.js";
 import { renderSummary, spansView, stateObject } from "../../../src/projections/index.js";
 import { SHOWN_VALUES, shownValues } from "../../../src/projections/shown-values.js";
-import { evolve, foldEntries, initialState, type State } from "../../../src/reducers/index.js";
+import { foldEntries, initialState, type State } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 
 const command = (id: string, text: string, exitCode = 0): Event => ({
 	type: "command-recorded",
@@ -14,11 +15,7 @@ const value = (name: string, v: string, source: string): Event => ({
 	data: { name, value: v, source },
 });
 /** Given these events, the state they fold to. */
-const given = (...events: Event[]): State =>
-	evolve(
-		initialState,
-		events.map((event) => ({ seq: null, event })),
-	);
+const given = (...events: Event[]): State => applied(initialState, events);
 const lines = (state: State): string[] => {
 	const text = renderSummary(state).text;
 	const section = text.split("## Values\n")[1] ?? "";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { initialState } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 import {
 	anomaly,
-	applied,
 	command,
 	deadEnd,
 	decision,

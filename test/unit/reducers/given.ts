@@ -1,14 +1,7 @@
-import type { Event } from "../../../src/events/index.js";
+import type { CloseKind, Event } from "../../../src/events/index.js";
 import type { World } from "../../../src/events/world.js";
-import { evolve, initialState, type State } from "../../../src/reducers/index.js";
-
-/** Events applied as one batch, stored ones with the sequence numbers given (none for events the fold makes). */
-export function applied(state: State, events: readonly Event[], seqs: readonly (number | null)[] = []): State {
-	return evolve(
-		state,
-		events.map((event, i) => ({ seq: seqs[i] ?? null, event })),
-	);
-}
+import { initialState, type State } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 
 /**
  * Given these events (one batch, as a fold that read them earlier), when these (a later batch), then the state:
@@ -75,7 +68,7 @@ export const files = (read: string[], modified: string[] = []): Event => ({
 export const worldTaken = (span: number, world: World): Event => ({ type: "world-taken", data: { span, world } });
 export const spanClosed = (
 	span: number,
-	kind: "whole" | "narrative-less" | "partial" = "whole",
+	kind: CloseKind = "whole",
 	unlabeled: string[] = [],
 	reason: string | null = null,
 ): Event => ({ type: "span-closed", data: { span, kind, unlabeled, reason } });

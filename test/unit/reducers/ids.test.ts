@@ -1,18 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { decodeEvent, type Event } from "../../../src/events/index.js";
-import { evolve, foldTranscript, initialState, type State } from "../../../src/reducers/index.js";
+import { decodeEvent } from "../../../src/events/index.js";
+import { foldTranscript, initialState, type State } from "../../../src/reducers/index.js";
+import { applied } from "../../support/applied.js";
 import { place, transcriptText } from "../../support/transcript.js";
 import { note, ruleAdded as rule } from "./given.js";
 
-const fold = (events: readonly Event[], state: State = initialState): State =>
-	evolve(
-		state,
-		events.map((event) => ({ seq: null, event })),
-	);
-
 describe("ids decided with the events (SPEC 8.7)", () => {
 	it("an event stored without an id gets the counter's number in fold order, as before ids were carried", () => {
-		const state = fold([
+		const state = applied(initialState, [
 			rule("never push", "u1"),
 			note("a"),
 			{ type: "decision-made", data: { text: "d", evidence: [] } },
@@ -27,7 +22,7 @@ describe("ids decided with the events (SPEC 8.7)", () => {
 	});
 
 	it("an event with an id keeps it, and the counter moves past it", () => {
-		const state = fold([
+		const state = applied(initialState, [
 			rule("never push", "u1", "R4"),
 			{ type: "decision-made", data: { text: "d", evidence: [], id: "D7" } },
 			{ type: "dead-end-found", data: { text: "x", evidence: [], id: "X2" } },
@@ -42,18 +37,18 @@ describe("ids decided with the events (SPEC 8.7)", () => {
 	});
 
 	it("a free id below the counter is kept: a gap is not a reuse", () => {
-		const state = fold([note("a", "N5"), note("b", "N2"), note("c")]);
+		const state = applied(initialState, [note("a", "N5"), note("b", "N2"), note("c")]);
 		expect(state.notes.map((n) => n.id)).toEqual(["N5", "N2", "N6"]);
 	});
 
 	it("of two events with the same id, the first in fold order keeps it and the later one takes the next number", () => {
 		const racing = [note("the CI runs on Node 20", "N3"), note("ask before deleting", "N3")];
-		const once = fold(racing);
+		const once = applied(initialState, racing);
 		expect(once.notes).toEqual([
 			{ id: "N3", text: "the CI runs on Node 20" },
 			{ id: "N4", text: "ask before deleting" },
 		]);
-		const onebyone = racing.reduce<State>((s, event) => fold([event], s), initialState);
+		const onebyone = racing.reduce<State>((s, event) => applied(s, [event]), initialState);
 		expect(onebyone).toEqual(once);
 	});
 
@@ -79,7 +74,7 @@ describe("ids decided with the events (SPEC 8.7)", () => {
 	});
 
 	it("a lifted rule's id is never given again, not even to a rule that carries it", () => {
-		const state = fold([
+		const state = applied(initialState, [
 			rule("never push", "u1"),
 			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
 			rule("always rebase", "u3", "R1"),
@@ -93,7 +88,11 @@ describe("ids decided with the events (SPEC 8.7)", () => {
 	});
 
 	it("a repeated rule is not added, but the counter still moves past the id it carries", () => {
-		const state = fold([rule("never push", "u1"), rule("never push", "u1", "R8"), rule("keep the API", "u4")]);
+		const state = applied(initialState, [
+			rule("never push", "u1"),
+			rule("never push", "u1", "R8"),
+			rule("keep the API", "u4"),
+		]);
 		expect(state.rules.map((r) => r.id)).toEqual(["R1", "R9"]);
 	});
 

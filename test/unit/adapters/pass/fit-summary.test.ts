@@ -4,16 +4,11 @@ import { capNotice } from "../../../../src/adapters/pi/log-fields.js";
 import { createRedactor, redactRendered } from "../../../../src/adapters/redact/index.js";
 import type { Event } from "../../../../src/events/index.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
-import { evolve, initialState, type State } from "../../../../src/reducers/index.js";
-
-const stateOf = (events: readonly Event[]): State =>
-	evolve(
-		initialState,
-		events.map((event) => ({ seq: null, event })),
-	);
+import { initialState } from "../../../../src/reducers/index.js";
+import { applied } from "../../../support/applied.js";
 
 /** Notes that each hold a short secret, so the marker that replaces it is longer than it. */
-const secretNotes = stateOf([
+const secretNotes = applied(initialState, [
 	{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
 	...Array.from(
 		{ length: 200 },
@@ -54,7 +49,7 @@ describe("fitSummary: the cap holds on the redacted bytes", () => {
 	});
 
 	it("rules and Now alone over the cap: the summary is them alone, capFit says so and the notice names it", async () => {
-		const long = stateOf([
+		const long = applied(initialState, [
 			{ type: "rule-added", data: { words: `never ${"touch the vendored code ".repeat(20)}`, source: "u1" } },
 			{ type: "note-remembered", data: { text: "a note" } },
 			{ type: "now-set", data: { text: "go on" } },

@@ -9,7 +9,8 @@ import type { ConversationInput, TurnsInput } from "../../../../src/pass/convers
 import { ledgerEvents } from "../../../../src/pass/ledger.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
-import { evolve, foldEntries, type State } from "../../../../src/reducers/index.js";
+import { foldEntries, type State } from "../../../../src/reducers/index.js";
+import { applied } from "../../../support/applied.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
 import { type ScriptedStep, scriptedConversationModel } from "../../../support/scripted-model.js";
 
@@ -73,16 +74,10 @@ function input(
 	prior: readonly Event[] = [],
 ): TurnsInput {
 	const folded = foldEntries(branch);
-	const before = evolve(
-		folded.state,
-		[...OLD_STATE, ...prior].map((event) => ({ seq: null, event })),
-	);
+	const before = applied(folded.state, [...OLD_STATE, ...prior]);
 	const slice = sliceSpan(folded, derivedSpan(folded.branch, firstKept), before);
 	const ledger = ledgerEvents(slice.messages, slice.span, before);
-	const after = evolve(
-		before,
-		ledger.map((event) => ({ seq: null, event })),
-	);
+	const after = applied(before, ledger);
 	return {
 		ctx: {
 			state: after,
@@ -142,10 +137,7 @@ function prompts(model: ReturnType<typeof scriptedConversationModel>): string[] 
 }
 
 function foldOnto(turnsInput: TurnsInput, events: readonly Event[] | undefined): State {
-	return evolve(
-		turnsInput.ctx.state,
-		(events ?? []).map((event) => ({ seq: null, event })),
-	);
+	return applied(turnsInput.ctx.state, events ?? []);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@ import type { TurnsInput } from "../../../../src/pass/conversation/index.js";
 import { ledgerEvents } from "../../../../src/pass/ledger.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
+import { applied } from "../../../support/applied.js";
 import { assistant, bashCall, chain, toolResult, user } from "../../../support/entries.js";
-import { applied } from "../../reducers/given.js";
 
 /** A span of three user messages: a rule, a request, a failing lint run left unfixed. */
 const branch = chain([

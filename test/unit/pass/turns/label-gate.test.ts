@@ -8,7 +8,8 @@ import {
 	settledLabels,
 	standingLabels,
 } from "../../../../src/pass/turns/label-gate.js";
-import { evolve, initialState } from "../../../../src/reducers/index.js";
+import { initialState } from "../../../../src/reducers/index.js";
+import { applied } from "../../../support/applied.js";
 
 const users: UserMessage[] = [
 	{ ref: "u1", entryId: "e1", text: "always indent with spaces" },
@@ -16,8 +17,8 @@ const users: UserMessage[] = [
 	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
 	{ ref: "u4", entryId: "e4", text: "thanks" },
 ];
-const state = evolve(initialState, [
-	{ seq: null, event: { type: "rule-added", data: { words: "always indent with spaces", source: "u1" } } },
+const state = applied(initialState, [
+	{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
 ]);
 const ctx: AcceptContext = {
 	state,

@@ -4,8 +4,9 @@ import type { Event } from "../../../../src/events/event.js";
 import type { Message } from "../../../../src/events/messages.js";
 import { SHOWS_PER_TURN } from "../../../../src/pass/turns/sections.js";
 import { answerShow, type ShowSources, showRef } from "../../../../src/pass/turns/show.js";
-import { evolve, initialState } from "../../../../src/reducers/index.js";
+import { initialState } from "../../../../src/reducers/index.js";
 import { params } from "../../../properties/laws.js";
+import { applied } from "../../../support/applied.js";
 
 const longOutput = `${"line of output\n".repeat(400)}the last line`;
 const messages: Message[] = [
@@ -37,13 +38,10 @@ const ledger: Event[] = [
 	},
 	{ type: "error-recorded", data: { id: "E2", tool: "bash", head: "line of output", span: 2, command: "C4" } },
 ];
-const earlier = evolve(initialState, [
+const earlier = applied(initialState, [
 	{
-		seq: null,
-		event: {
-			type: "command-recorded",
-			data: { id: "C1", command: "npm ci", exitCode: 0, span: 1, toolCallId: "x", by: "tool" },
-		},
+		type: "command-recorded",
+		data: { id: "C1", command: "npm ci", exitCode: 0, span: 1, toolCallId: "x", by: "tool" },
 	},
 ]);
 const sources: ShowSources = {
