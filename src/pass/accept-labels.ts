@@ -288,7 +288,7 @@ function recordedWords(work: Work, msg: UserMessage, words: string | undefined):
 }
 
 /**
- * A rule this answer gives, with the id the reducer gives it (SPEC 8.7); none when the reducer adds nothing (the
+ * A rule this answer gives, with the id the reducer gives it; none when the reducer adds nothing (the
  * same words from the same message are in force, or were lifted).
  */
 function give(work: Work, text: string, source: string): void {
