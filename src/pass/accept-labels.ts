@@ -2,10 +2,9 @@ import * as E from "fp-ts/lib/Either.js";
 import type { Event } from "../events/event.js";
 import { idNumber } from "../events/ids.js";
 import type { UserMessage } from "../events/messages.js";
-import type { State } from "../reducers/state.js";
+import { evolve, initialState, type Rule, type State } from "../reducers/index.js";
 import type { RawLabel } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
-import { idsFrom } from "./ids.js";
 import { formatLabel, LABEL_FORMS, type Label, liftTargets, parseLabel, type Target } from "./labels.js";
 import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
 import { exactWords, isReaderSentence, pickNeedsWords, pickRecords, pickWords } from "./verify/earlier-words.js";
@@ -68,25 +67,8 @@ export interface LabelsOutcome {
 	readonly dropped: readonly Dropped[];
 	readonly labeled: readonly string[];
 	readonly labels: readonly { readonly msg: string; readonly label: string }[];
-}
-
-/**
- * A rule in force while the answer is applied, with the id it has or this answer gives it. `given`: this answer
- * gave it, so the prompt never showed its id and it is named by its message.
- */
-interface Held {
-	readonly id: string;
-	readonly text: string;
-	readonly source: string;
-	readonly given: boolean;
-}
-
-/** A rule withdrawn, by state or by this answer. */
-interface Gone {
-	readonly id: string;
-	readonly text: string;
-	readonly source: string;
-	readonly by: string;
+	/** The messages with a lift of a rule that a narrowing from another message replaced, asked or dropped. */
+	readonly replaced: readonly string[];
 }
 
 /** A rule label that recorded its own message's words, kept to ask whether it replaces an earlier rule. */
@@ -103,16 +85,20 @@ interface Work {
 	readonly excerpted: ReadonlySet<string>;
 	readonly reopened: ReadonlySet<string>;
 	readonly unwrittenWhole: boolean;
-	readonly inForce: Held[];
-	readonly gone: Gone[];
-	/** The ids of the rules this answer gives, from the state's counter (SPEC 8.7). */
-	readonly ruleId: () => string;
+	/**
+	 * The rules of the state (`rulesOf`) with the events decided so far applied by the reducer: the rules in force
+	 * and lifted, and the ids of the rules this answer gives, are read from it.
+	 */
+	state: State;
+	/** The ids of the rules in force before this answer, which the prompt showed; a rule it gives is named by its message. */
+	readonly shown: ReadonlySet<string>;
 	readonly events: Event[];
 	readonly defects: Defect[];
 	readonly questions: Question[];
 	readonly dropped: Dropped[];
 	readonly labeled: string[];
 	readonly labels: { msg: string; label: string }[];
+	readonly replaced: string[];
 	readonly recorded: Recorded[];
 	/** Each message's own words and each rule's content words, read once: the lift check meets them many times. */
 	readonly own: Map<string, { readonly text: string; readonly read: Withdrawing }>;
@@ -140,7 +126,7 @@ function wordsOf(work: Work, ruleText: string): ReadonlySet<string> {
 	return words;
 }
 
-/** The store's lift check (`liftAllowed`): the whole message, in its own words, withdraws the rule. */
+/** The store's lift check: the whole message, in its own words, withdraws the rule. */
 function passes(work: Work, by: UserMessage, ruleText: string): boolean {
 	return withdrawsWords(own(work, by).read, wordsOf(work, ruleText));
 }
@@ -150,39 +136,55 @@ const MAX_CANDIDATES = 3;
 /** How many replacements a lift follows to find the rule now standing for the one it names. */
 const MAX_CHAIN = 8;
 
-const nameOf = (held: Held): string => (held.given ? held.source : held.id);
-const show = (held: Held): ShownRule => ({ id: nameOf(held), text: held.text });
-const earlier = (held: Held, by: UserMessage): boolean => idNumber(held.source) < idNumber(by.ref);
+/** A rule the prompt showed is named by its id; one this answer gave, by the message that gave it. */
+const nameOf = (work: Work, rule: Rule): string => (work.shown.has(rule.id) ? rule.id : rule.source);
+const show = (work: Work, rule: Rule): ShownRule => ({ id: nameOf(work, rule), text: rule.text });
+const earlier = (rule: Rule, by: UserMessage): boolean => idNumber(rule.source) < idNumber(by.ref);
 
-/** The rule a target names, as the reducer finds it: by id, or the newest rule its message gave. */
-function heldIndex(work: Work, target: Target): number {
-	for (let i = work.inForce.length - 1; i >= 0; i--) {
-		const held = work.inForce[i];
-		if (held !== undefined && (held.id === target || held.source === target)) return i;
-	}
-	return -1;
+/** The newest of `rules` that `name` names, by its id or by the message that gave it. */
+function named<R extends Rule>(rules: readonly R[], name: string): R | undefined {
+	return rules.findLast((rule) => rule.id === name || rule.source === name);
+}
+
+/** Decides an event: it joins the answer's events, and `after` (the reducer's state with it applied) is the state. */
+function decide(work: Work, event: Event, after: State): void {
+	work.events.push(event);
+	work.state = after;
+}
+
+/**
+ * The state's rules in force and lifted and its counters, and nothing else: all the reducer reads and writes for a
+ * rule event. Applied one event at a time to the whole state, the labels took ten times as long on a state of 5,000
+ * commands, as the reducer indexes every list the state holds for each batch.
+ */
+function rulesOf(state: State): State {
+	return { ...initialState, rules: state.rules, lifted: state.lifted, next: state.next };
+}
+
+/** The state after one more event, as the reducer folds it. */
+function applied(state: State, event: Event): State {
+	return evolve(state, [{ seq: null, event }]);
 }
 
 /** The rule in force that replaced the named one (following narrowings of narrowings), if any. */
-function replacement(work: Work, target: Target): Held | undefined {
+function replacement(work: Work, target: Target): Rule | undefined {
 	let name = target;
 	for (let step = 0; step < MAX_CHAIN; step++) {
-		const gone = work.gone.findLast((g) => g.id === name || g.source === name);
+		const gone = named(work.state.lifted, name);
 		if (gone === undefined) return undefined;
-		const index = heldIndex(work, gone.by);
-		const held = work.inForce[index];
-		if (held !== undefined) return held;
+		const narrowing = named(work.state.rules, gone.by);
+		if (narrowing !== undefined) return narrowing;
 		name = gone.by;
 	}
 	return undefined;
 }
 
 /** Rules this message could withdraw by the store's check, not already named by its label. */
-function candidates(work: Work, by: UserMessage, label: Label): Held[] {
-	const named = liftTargets(label);
-	return work.inForce
-		.filter((held) => earlier(held, by) && !named.includes(nameOf(held)) && !named.includes(held.source))
-		.filter((held) => passes(work, by, held.text))
+function candidates(work: Work, by: UserMessage, label: Label): Rule[] {
+	const targets = liftTargets(label);
+	return work.state.rules
+		.filter((rule) => earlier(rule, by) && !targets.includes(nameOf(work, rule)) && !targets.includes(rule.source))
+		.filter((rule) => passes(work, by, rule.text))
 		.slice(0, MAX_CANDIDATES);
 }
 
@@ -196,56 +198,63 @@ function pastedWithdrawal(work: Work, by: UserMessage, ruleText: string): boolea
  * rules the message may withdraw. A withdrawal only pasted or quoted raises no question (seed, When the diff fails),
  * nor does a target that names no rule in force, unless rules the message may withdraw exist. Final, it is dropped.
  */
-function unplaced(work: Work, by: UserMessage, label: Label, target: Target, reason: DropReason, named?: Held): void {
+function unplaced(work: Work, by: UserMessage, label: Label, target: Target, reason: DropReason, rule?: Rule): void {
 	const offered = work.final ? [] : candidates(work, by, label);
-	const showNamed = named !== undefined && !work.final && !pastedWithdrawal(work, by, named.text);
+	const showNamed = rule !== undefined && !work.final && !pastedWithdrawal(work, by, rule.text);
 	if (offered.length === 0 && !showNamed) {
 		work.dropped.push({ item: `${by.ref}:${target}`, reason });
 		return;
 	}
-	const shownNamed = named === undefined ? undefined : show(named);
+	const shownNamed = rule === undefined ? undefined : show(work, rule);
+	const shownOffered = offered.map((offer) => show(work, offer));
 	work.questions.push(
-		unplacedQuestion(by.ref, formatLabel(label), target, shownNamed, offered.map(show), label.kind === "rule"),
+		unplacedQuestion(by.ref, formatLabel(label), target, shownNamed, shownOffered, label.kind === "rule"),
 	);
 }
 
-/** Applies one lift if the store's check passes; otherwise asks or drops. A target this label already lifted is done. */
+/**
+ * Applies one lift if the store's check passes on the rule the reducer lifts for it; otherwise asks or drops. A
+ * target this label already lifted is done.
+ */
 function lift(work: Work, by: UserMessage, label: Label, target: Target): void {
 	const item = `${by.ref}:${target}`;
 	if (target === by.ref) work.dropped.push({ item, reason: "self-lift" });
 	else if (target.startsWith("u") && idNumber(target) > idNumber(by.ref)) {
 		work.dropped.push({ item, reason: "later-target" });
-	} else if (heldIndex(work, target) >= 0) liftHeld(work, by, label, target);
-	else if (work.gone.findLast((g) => g.id === target || g.source === target)?.by !== by.ref) {
+	} else if (!liftHeld(work, by, label, target) && named(work.state.lifted, target)?.by !== by.ref) {
 		liftReplaced(work, by, label, target);
 	}
 }
 
-/** The named rule is in force: lifted when it came from an earlier message and the store's check passes. */
-function liftHeld(work: Work, by: UserMessage, label: Label, target: Target): void {
-	const index = heldIndex(work, target);
-	const held = work.inForce[index];
-	if (held === undefined) return;
-	if (!earlier(held, by)) {
-		work.dropped.push({ item: `${by.ref}:${target}`, reason: held.source === by.ref ? "self-lift" : "later-target" });
-		return;
-	}
-	if (!passes(work, by, held.text)) {
-		unplaced(work, by, label, target, "lift-check", held);
-		return;
-	}
-	work.inForce.splice(index, 1);
-	work.gone.push({ id: held.id, text: held.text, source: held.source, by: by.ref });
-	work.events.push({ type: "rule-lifted", data: { target, by: by.ref } });
+/**
+ * The reducer finds a rule in force for the target: lifted when it came from an earlier message and the store's
+ * check passes. False when the target names no rule in force.
+ */
+function liftHeld(work: Work, by: UserMessage, label: Label, target: Target): boolean {
+	const event: Event = { type: "rule-lifted", data: { target, by: by.ref } };
+	const after = applied(work.state, event);
+	const taken = after.lifted.length > work.state.lifted.length ? after.lifted.at(-1) : undefined;
+	if (taken === undefined) return false;
+	if (!earlier(taken, by)) {
+		work.dropped.push({ item: `${by.ref}:${target}`, reason: taken.source === by.ref ? "self-lift" : "later-target" });
+	} else if (!passes(work, by, taken.text)) unplaced(work, by, label, target, "lift-check", taken);
+	else decide(work, event, after);
+	return true;
 }
 
 /** The named rule is not in force: if a narrowing replaced it, asked again with the narrowing shown, by name. */
 function liftReplaced(work: Work, by: UserMessage, label: Label, target: Target): void {
 	const narrowing = replacement(work, target);
-	if (narrowing === undefined || narrowing.source === by.ref) unplaced(work, by, label, target, "unknown-target");
-	else if (work.final || !passes(work, by, narrowing.text)) unplaced(work, by, label, target, "replaced-target");
-	else
-		work.questions.push(replacedQuestion(by.ref, formatLabel(label), target, show(narrowing), label.kind === "rule"));
+	if (narrowing === undefined || narrowing.source === by.ref) {
+		unplaced(work, by, label, target, "unknown-target");
+		return;
+	}
+	work.replaced.push(by.ref);
+	if (work.final || !passes(work, by, narrowing.text)) unplaced(work, by, label, target, "replaced-target");
+	else {
+		const shown = show(work, narrowing);
+		work.questions.push(replacedQuestion(by.ref, formatLabel(label), target, shown, label.kind === "rule"));
+	}
 }
 
 function wordsNote(code: "words-missing" | "words-inside-word" | "words-unwritten", msg: UserMessage): string {
@@ -282,11 +291,14 @@ function recordedWords(work: Work, msg: UserMessage, words: string | undefined):
 	return whole === undefined ? found : E.right(whole);
 }
 
-/** A rule this answer gives: in force from now on, with the next id. */
+/**
+ * A rule this answer gives, with the id the reducer gives it; none when the reducer adds nothing (the
+ * same words from the same message are in force, or were lifted).
+ */
 function give(work: Work, text: string, source: string): void {
-	const id = work.ruleId();
-	work.inForce.push({ id, text, source, given: true });
-	work.events.push({ type: "rule-added", data: { id, words: text, source } });
+	const after = applied(work.state, { type: "rule-added", data: { words: text, source } });
+	const added = after.rules.length > work.state.rules.length ? after.rules.at(-1) : undefined;
+	if (added !== undefined) decide(work, { type: "rule-added", data: { id: added.id, words: text, source } }, after);
 }
 
 /** A `rule` label: its words copied by code, then its lifts, then the rule itself. */
@@ -306,10 +318,7 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
 	const { text, source } = recorded.right;
 	// Words of its own replace the sentences an earlier pass recorded from the message for want of them.
 	if (source.ref === msg.ref) withdrawOwn(work, msg, (held) => held.text !== text && isReaderSentence(msg, held.text));
-	const same = (rule: { readonly text: string; readonly source: string }) =>
-		rule.source === source.ref && rule.text === text;
-	// As the reducer does: the same words from the same message are added once, and never again once lifted.
-	if (!work.inForce.some(same) && !work.gone.some(same)) give(work, text, source.ref);
+	give(work, text, source.ref);
 	if (label.lifts.length === 0 && source.ref === msg.ref) work.recorded.push({ msg, words: recorded.right });
 	return true;
 }
@@ -321,7 +330,8 @@ function rule(work: Work, msg: UserMessage, label: Label & { kind: "rule" }, wor
  * lifts to a `rule`.
  */
 function recordPick(work: Work, msg: UserMessage, unlabeled: boolean): void {
-	const judged = work.inForce.some((held) => held.source === msg.ref) || work.gone.some((g) => g.source === msg.ref);
+	const fromMsg = (rule: Rule) => rule.source === msg.ref;
+	const judged = work.state.rules.some(fromMsg) || work.state.lifted.some(fromMsg);
 	if (judged) return;
 	for (const words of pickRecords(msg)) {
 		give(work, words.text, msg.ref);
@@ -334,14 +344,12 @@ function recordPick(work: Work, msg: UserMessage, unlabeled: boolean): void {
  * (a standing pick recorded while no answer verified) are withdrawn, as the model now judges it; `which` of them,
  * for a `rule` label.
  */
-function withdrawOwn(work: Work, msg: UserMessage, which: (held: Held) => boolean = () => true): void {
+function withdrawOwn(work: Work, msg: UserMessage, which: (held: Rule) => boolean = () => true): void {
 	if (!work.reopened.has(msg.ref)) return;
-	for (let i = work.inForce.length - 1; i >= 0; i--) {
-		const held = work.inForce[i];
-		if (held === undefined || held.given || held.source !== msg.ref || !which(held)) continue;
-		work.inForce.splice(i, 1);
-		work.gone.push({ id: held.id, text: held.text, source: held.source, by: msg.ref });
-		work.events.push({ type: "rule-lifted", data: { target: held.id, by: msg.ref } });
+	const earlierOwn = work.state.rules.filter((r) => work.shown.has(r.id) && r.source === msg.ref && which(r));
+	for (const held of earlierOwn.reverse()) {
+		const event: Event = { type: "rule-lifted", data: { target: held.id, by: msg.ref } };
+		decide(work, event, applied(work.state, event));
 	}
 }
 
@@ -377,9 +385,9 @@ function applyLabel(work: Work, msg: UserMessage, label: Label, words: string | 
 function replaceQuestions(work: Work): void {
 	for (const { msg, words } of work.recorded) {
 		const judged = readWithdrawal(own(work, msg).text.slice(words.region.start, words.region.end));
-		const asks = (held: Held) =>
+		const asks = (held: Rule) =>
 			earlier(held, msg) && withdrawsWords(judged, wordsOf(work, held.text)) && passes(work, msg, held.text);
-		const asked = work.inForce.filter(asks).slice(0, MAX_CANDIDATES);
+		const asked = work.state.rules.filter(asks).slice(0, MAX_CANDIDATES);
 		for (const held of asked) work.questions.push(replaceQuestion(msg.ref, { id: held.source, text: held.text }));
 	}
 }
@@ -419,26 +427,7 @@ const NONE: ReadonlySet<string> = new Set();
  * picks, which are recorded whole unless labeled `one-off` or a lift.
  */
 export function acceptLabels(ctx: LabelContext, labels: readonly RawLabel[], final: boolean): LabelsOutcome {
-	const work: Work = {
-		final,
-		branch: ctx.branch,
-		standing: ctx.standing ?? NONE,
-		excerpted: ctx.excerpted ?? NONE,
-		reopened: ctx.reopened ?? NONE,
-		unwrittenWhole: ctx.unwrittenWhole === true,
-		inForce: ctx.state.rules.map((r) => ({ id: r.id, text: r.text, source: r.source, given: false })),
-		gone: ctx.state.lifted.map((r) => ({ id: r.id, text: r.text, source: r.source, by: r.by })),
-		ruleId: idsFrom(ctx.state.next, "R"),
-		events: [],
-		defects: [],
-		questions: [],
-		dropped: [],
-		labeled: [],
-		labels: [],
-		recorded: [],
-		own: new Map(),
-		ruleWords: new Map(),
-	};
+	const work = startWork(ctx, final);
 	for (const { msg, raw } of labelsInOrder(work, labels, ctx.toLabel)) {
 		if (raw === undefined) {
 			recordPick(work, msg, true);
@@ -455,6 +444,30 @@ export function acceptLabels(ctx: LabelContext, labels: readonly RawLabel[], fin
 		work.labels.push({ msg: msg.ref, label: formatLabel(parsed.right) });
 	}
 	if (!final) replaceQuestions(work);
-	const { events, defects, questions, dropped, labeled } = work;
-	return { events, defects, questions, dropped, labeled, labels: work.labels };
+	const { events, defects, questions, dropped, labeled, replaced } = work;
+	return { events, defects, questions, dropped, labeled, labels: work.labels, replaced };
+}
+
+/** The bookkeeping before the first label: the state's rules, nothing decided yet. */
+function startWork(ctx: LabelContext, final: boolean): Work {
+	return {
+		final,
+		branch: ctx.branch,
+		standing: ctx.standing ?? NONE,
+		excerpted: ctx.excerpted ?? NONE,
+		reopened: ctx.reopened ?? NONE,
+		unwrittenWhole: ctx.unwrittenWhole === true,
+		state: rulesOf(ctx.state),
+		shown: new Set(ctx.state.rules.map((rule) => rule.id)),
+		events: [],
+		defects: [],
+		questions: [],
+		dropped: [],
+		labeled: [],
+		labels: [],
+		replaced: [],
+		recorded: [],
+		own: new Map(),
+		ruleWords: new Map(),
+	};
 }

@@ -1,8 +1,9 @@
 import type { Event } from "../events/event.js";
+import type { State } from "../reducers/index.js";
+import { evolve, initialState } from "../reducers/index.js";
 import { acceptLabels, type Dropped, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
 import type { RawAnswer } from "./answer.js";
 import { type Defect, defect } from "./defects.js";
-import { idsFrom } from "./ids.js";
 import type { Question } from "./questions.js";
 import { knownEvidence } from "./verify/evidence.js";
 import { secretValueKind } from "./verify/secrets.js";
@@ -46,20 +47,28 @@ type Findings = { events: Event[]; dropped: Dropped[] };
 
 function findings(kind: "decisions" | "deadEnds", ctx: AcceptContext, answer: RawAnswer): Findings {
 	const type = kind === "decisions" ? "decision-made" : "dead-end-found";
-	const id = idsFrom(ctx.state.next, kind === "decisions" ? "D" : "X");
-	const out: Findings = { events: [], dropped: [] };
+	const dropped: Dropped[] = [];
+	const kept: Event[] = [];
 	// A decision may record a requirement the user stated, backed by the message of the span that states it.
 	const sources = new Set([...ctx.ledger, ...ctx.toLabel.map((u) => u.ref)]);
 	answer[kind].forEach((finding, index) => {
 		if (finding.text === "") {
-			out.dropped.push({ item: `${kind}[${index}]`, reason: "empty-text" });
+			dropped.push({ item: `${kind}[${index}]`, reason: "empty-text" });
 			return;
 		}
-		const { kept, unknown } = knownEvidence(finding.evidence, kind === "decisions" ? sources : ctx.ledger);
-		for (const id of unknown) out.dropped.push({ item: `${kind}[${index}]:${id}`, reason: "unknown-evidence" });
-		out.events.push({ type, data: { id: id(), text: finding.text, evidence: [...kept] } });
+		const evidence = knownEvidence(finding.evidence, kind === "decisions" ? sources : ctx.ledger);
+		for (const id of evidence.unknown) dropped.push({ item: `${kind}[${index}]:${id}`, reason: "unknown-evidence" });
+		kept.push({ type, data: { text: finding.text, evidence: [...evidence.kept] } });
 	});
-	return out;
+	// Each finding stored with the id the reducer gives it, read from the state it folds them into.
+	const before: State = { ...initialState, [kind]: ctx.state[kind], next: ctx.state.next };
+	const after = evolve(
+		before,
+		kept.map((event) => ({ seq: null, event })),
+	);
+	const given = after[kind].slice(before[kind].length);
+	const events = given.map(({ id, text, evidence }): Event => ({ type, data: { id, text, evidence: [...evidence] } }));
+	return { events, dropped };
 }
 
 function values(answer: RawAnswer, turnText: (ref: string) => string | undefined): Findings {

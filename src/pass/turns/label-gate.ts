@@ -1,4 +1,5 @@
-import { type AcceptContext, acceptAnswer } from "../accept.js";
+import type { AcceptContext } from "../accept.js";
+import { acceptLabels } from "../accept-labels.js";
 import type { RawAnswer, RawLabel } from "../answer.js";
 import type { Question } from "../questions.js";
 import { applyReplies } from "../replies.js";
@@ -57,7 +58,7 @@ export function judgeLabels(
 	held: readonly RawLabel[],
 	standing: ReadonlySet<string>,
 ): LabelsVerdict {
-	const accepted = acceptAnswer(ctx, answerOf(held));
+	const accepted = acceptLabels(ctx, held, false);
 	const failures: Failure[] = accepted.defects.flatMap((d) =>
 		d.msg === null || standing.has(d.msg) ? [] : [{ item: d.msg, code: d.code, note: d.note }],
 	);
@@ -68,12 +69,7 @@ export function judgeLabels(
 	}
 	const failing = new Set(failures.map((f) => f.item.split(":")[0]));
 	const questions = accepted.questions.filter((q) => !standing.has(q.msg) && !failing.has(q.msg));
-	const replaced = new Set(
-		acceptAnswer(ctx, answerOf(held), { final: true })
-			.dropped.filter((d) => d.reason === "replaced-target")
-			.map((d) => d.item.split(":")[0] ?? ""),
-	);
-	return { failures, questions, replaced };
+	return { failures, questions, replaced: new Set(accepted.replaced) };
 }
 
 /** Applies a reply to the asked questions: the only change it can make is to add an asked target (as single mode). */
@@ -88,6 +84,6 @@ export function answerQuestions(
 
 /** The labels once the section is over: a label still failing its integrity check is dropped, its message unlabeled. */
 export function settledLabels(ctx: AcceptContext, held: readonly RawLabel[]): RawLabel[] {
-	const failing = new Set(acceptAnswer(ctx, answerOf(held)).defects.flatMap((d) => (d.msg === null ? [] : [d.msg])));
+	const failing = new Set(acceptLabels(ctx, held, true).defects.flatMap((d) => (d.msg === null ? [] : [d.msg])));
 	return held.filter((label) => !failing.has(label.msg));
 }

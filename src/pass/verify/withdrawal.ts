@@ -1,5 +1,3 @@
-import { ownWords } from "./own-words.js";
-
 /**
  * Phrases that say a message withdraws something. A permission ("you may push to main now", "go ahead") is not one:
  * it is a one-off, and a rule is retired only by saying it no longer holds. "instead of" and "rather than" count
@@ -91,21 +89,4 @@ export function readWithdrawal(own: string): Withdrawing {
  */
 export function withdrawsWords(text: Withdrawing, rule: ReadonlySet<string>): boolean {
 	return (text.phrase || text.instead.some((clause) => intersects(clause, rule))) && intersects(text.words, rule);
-}
-
-/** True when the text says it withdraws something, or puts something "instead of" the rule's own words. */
-export function saysWithdrawal(own: string, ruleText: string): boolean {
-	const text = readWithdrawal(own);
-	const rule = contentWords(ruleText);
-	return text.phrase || text.instead.some((clause) => intersects(clause, rule));
-}
-
-/** The lift check on text already reduced to the user's own words. */
-export function withdrawsRule(own: string, ruleText: string): boolean {
-	return withdrawsWords(readWithdrawal(own), contentWords(ruleText));
-}
-
-/** The lift check as the store reads it: the whole message, in the user's own words, withdraws the rule. */
-export function liftAllowed(messageText: string, ruleText: string): boolean {
-	return withdrawsRule(ownWords(messageText), ruleText);
 }

@@ -71,6 +71,21 @@ describe("the labels gate", () => {
 		expect(judgeLabels(ctx, labels, new Set(["u2"])).questions).toEqual([]);
 	});
 
+	it("names the messages whose lift a narrowing refused, whether it is asked again or dropped", () => {
+		const narrowed = applied(state, [
+			{ type: "rule-added", data: { words: users[1]?.text ?? "", source: "u2" } },
+			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
+		]);
+		const held = [
+			{ msg: "u3", label: "lifts R1" },
+			{ msg: "u4", label: "lifts u1" },
+		];
+		const verdict = judgeLabels({ ...ctx, state: narrowed, toLabel: users.slice(2) }, held, new Set());
+		expect(verdict.questions.map((q) => [q.msg, q.targets])).toEqual([["u3", ["R2"]]]);
+		expect([...verdict.replaced]).toEqual(["u3", "u4"]);
+		expect(judgeLabels(ctx, [{ msg: "u3", label: "lifts R1" }], new Set()).replaced).toEqual(new Set());
+	});
+
 	it("lets an answer to a question add only the asked target", () => {
 		const labels = [{ msg: "u2", label: "rule" }];
 		const [question] = judgeLabels(ctx, labels, new Set()).questions;

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { contentWords, liftAllowed, saysWithdrawal, withdrawsRule } from "../../../../src/pass/verify/withdrawal.js";
+import { ownWords } from "../../../../src/pass/verify/own-words.js";
+import { contentWords, readWithdrawal, withdrawsWords } from "../../../../src/pass/verify/withdrawal.js";
+
+/** The lift check as acceptance runs it: the whole message, in the user's own words, against the rule's words. */
+const liftPasses = (message: string, rule: string): boolean =>
+	withdrawsWords(readWithdrawal(ownWords(message)), contentWords(rule));
 
 describe("the lift check", () => {
 	it.each([
@@ -10,52 +15,62 @@ describe("the lift check", () => {
 		["forget the changelog rule", "always update the changelog"],
 		["there is no need to squash commits", "squash commits before pushing"],
 	])("passes %j against %j: it withdraws and shares a word", (message, rule) => {
-		expect(liftAllowed(message, rule)).toBe(true);
+		expect(liftPasses(message, rule)).toBe(true);
 	});
 
 	it("refuses a permission, which is a one-off and not a lift", () => {
-		expect(liftAllowed("you may push to main now", "never push to main")).toBe(false);
-		expect(liftAllowed("go ahead and push to main this time", "never push to main")).toBe(false);
+		expect(liftPasses("you may push to main now", "never push to main")).toBe(false);
+		expect(liftPasses("go ahead and push to main this time", "never push to main")).toBe(false);
 	});
 
 	it("refuses a withdrawal that shares no word with the rule it names", () => {
-		expect(liftAllowed("the tabs rule no longer applies", "never add dependencies")).toBe(false);
+		expect(liftPasses("the tabs rule no longer applies", "never add dependencies")).toBe(false);
 	});
 
 	it("refuses a message that shares words but withdraws nothing", () => {
-		expect(liftAllowed("use tabs in the Makefile", "never use tabs")).toBe(false);
+		expect(liftPasses("use tabs in the Makefile", "never use tabs")).toBe(false);
 	});
 
 	it("counts 'instead of' only before the rule's own words", () => {
-		expect(saysWithdrawal("use pnpm instead of npm", "never use tabs")).toBe(false);
-		expect(saysWithdrawal("indent with spaces instead of tabs", "never use tabs")).toBe(true);
+		expect(liftPasses("use tabs instead of npm", "never use tabs")).toBe(false);
+		expect(liftPasses("indent with spaces instead of tabs", "never use tabs")).toBe(true);
+	});
+
+	it("reads the words after each 'instead of' or 'rather than' up to the end of its clause", () => {
+		const read = readWithdrawal("use pnpm instead of npm. spaces rather than tabs; ok");
+		expect(read.phrase).toBe(false);
+		expect(read.instead).toEqual([new Set(["npm"]), new Set(["tab"])]);
 	});
 
 	it("does not read 'don't forget' or 'no longer than' as withdrawals", () => {
-		expect(liftAllowed("don't forget the changelog", "always update the changelog")).toBe(false);
-		expect(liftAllowed("keep functions no longer than 40 lines", "functions stay under 40 lines")).toBe(false);
+		expect(liftPasses("don't forget the changelog", "always update the changelog")).toBe(false);
+		expect(liftPasses("keep functions no longer than 40 lines", "functions stay under 40 lines")).toBe(false);
 	});
 
 	it("judges only the user's own words: a quoted or pasted withdrawal withdraws nothing", () => {
 		const pasted = 'the bot said "the rule about tabs no longer applies here" but I disagree';
-		expect(liftAllowed(pasted, "never use tabs")).toBe(false);
-		expect(liftAllowed("from the log:\n> tabs rule lifted\nkeep going", "never use tabs")).toBe(false);
-		expect(liftAllowed("```\ntabs rule lifted\n```", "never use tabs")).toBe(false);
+		expect(liftPasses(pasted, "never use tabs")).toBe(false);
+		expect(liftPasses("from the log:\n> tabs rule lifted\nkeep going", "never use tabs")).toBe(false);
+		expect(liftPasses("```\ntabs rule lifted\n```", "never use tabs")).toBe(false);
 	});
 
 	it("shares a word across plural and possessive forms, but not through stop words", () => {
 		expect(contentWords("Tabs and the user's files, dependencies")).toEqual(
 			new Set(["tab", "user", "file", "dependency"]),
 		);
-		expect(withdrawsRule("the rule no longer applies", "this rule applies always")).toBe(false);
+		expect(withdrawsWords(readWithdrawal("the rule no longer applies"), contentWords("this rule applies always"))).toBe(
+			false,
+		);
 	});
 
-	it("says no withdrawal for a message with no phrase and no 'instead of'", () => {
-		expect(saysWithdrawal("use tabs in the Makefile", "never use tabs")).toBe(false);
+	it("reads no withdrawal in a message with no phrase and no 'instead of'", () => {
+		const read = readWithdrawal("use tabs in the Makefile");
+		expect(read.phrase).toBe(false);
+		expect(read.instead).toEqual([]);
 	});
 
 	it("reads a typographic apostrophe as a plain one in a withdrawal phrase", () => {
-		expect(saysWithdrawal("the tabs rule doesn\u2019t apply here", "never use tabs")).toBe(true);
+		expect(readWithdrawal("the tabs rule doesn\u2019t apply here").phrase).toBe(true);
 	});
 });
 
