@@ -11,9 +11,8 @@ import {
 	shownRefs,
 	standInAnswer,
 } from "../src/adapters/eval/stand-in.js";
-import { branchEvents } from "../src/events/branch-events.js";
-import { entriesFromObjects } from "../src/events/transcript.js";
-import { recordedSpan } from "../src/pass/span.js";
+import { branchEvents, entriesFromObjects } from "../src/events/index.js";
+import { recordedSpan } from "../src/pass/span/index.js";
 
 // A long session in a real pi session with Longhaul loaded: 22 turns, each reading a file and running the tests,
 // a compaction after every one to three turns (13 in all), pi keeping about two turns. Its kept window often

@@ -6,8 +6,8 @@ import type { ModelReply, PassModel } from "../src/adapters/pass/model.js";
 import { runPass } from "../src/adapters/pass/run-pass.js";
 import { createRedactor } from "../src/adapters/redact/index.js";
 import { branchOf, type Entry, readTranscript } from "../src/events/index.js";
-import { ledgerEvents } from "../src/pass/ledger.js";
-import { derivedSpan, sliceSpan } from "../src/pass/span.js";
+import { ledgerEvents } from "../src/pass/ledger/index.js";
+import { derivedSpan, sliceSpan } from "../src/pass/span/index.js";
 import { initialState } from "../src/reducers/index.js";
 import { median, report, timeRuns } from "./measure.js";
 

@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { compactedIndex } from "../src/adapters/recall/kept-index.js";
 import { type PassageIndex, searchIndex } from "../src/adapters/recall/search.js";
 import { createRedactor } from "../src/adapters/redact/index.js";
-import { type Event, encodeEvent } from "../src/events/index.js";
-import { type Entry, entriesFromObjects } from "../src/events/transcript.js";
+import { type Entry, type Event, encodeEvent, entriesFromObjects } from "../src/events/index.js";
 import { type Folded, foldBranch, foldEntries, foldTranscript } from "../src/reducers/index.js";
 import { median, report } from "./measure.js";
 

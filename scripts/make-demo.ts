@@ -8,7 +8,7 @@ import { type FauxCall, lastUserText } from "../src/adapters/eval/faux-route.js"
 import type { RecordedResult } from "../src/adapters/eval/recording.js";
 import { repoRoot } from "../src/adapters/eval/repo-root.js";
 import { isDiffPrompt, renderedRuleIds, shownRefs } from "../src/adapters/eval/stand-in.js";
-import { QUESTIONS_HEADER } from "../src/pass/questions.js";
+import { QUESTIONS_HEADER } from "../src/pass/accept/index.js";
 
 // Records the demo transcript (`npm run make-demo`): a working session on a small shop API, played through a real
 // pi session with Longhaul loaded, where the model and the tools are scripted here. The first compaction is pi's

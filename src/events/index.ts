@@ -27,8 +27,10 @@ export {
 	type EventOf,
 	type EventType,
 	encodeEvent,
+	fixerOf,
 } from "./event.js";
-export { idNumber } from "./ids.js";
+export { EvidenceId, idNumber, Positive, UserRef } from "./ids.js";
+export { isRecord } from "./is-record.js";
 export { type Links, type LinksScanner, lineLinks, linksScanner } from "./line-links.js";
 export {
 	contentText,

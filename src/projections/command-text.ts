@@ -1,4 +1,4 @@
-import type { Command, LedgerError, State } from "../reducers/state.js";
+import type { Command, LedgerError, State } from "../reducers/index.js";
 
 /** How much of a command's text the summary and the views show beside a value or an error. */
 export const COMMAND_CHARS = 60;

@@ -1,8 +1,6 @@
-import type { LocatedSpanRecord } from "../events/branch-events.js";
-import type { SpanRecord } from "../events/entries.js";
-import { messageOf, userMessages } from "../events/messages.js";
-import type { Entry } from "../events/transcript.js";
-import type { Command, State } from "../reducers/state.js";
+import type { Entry, LocatedSpanRecord, SpanRecord } from "../events/index.js";
+import { messageOf, userMessages } from "../events/index.js";
+import type { Command, State } from "../reducers/index.js";
 import { commandsById, errorOrigin } from "./command-text.js";
 import { sanitize, sliceWhole } from "./sanitize.js";
 

@@ -1,4 +1,4 @@
-import type { State, Value } from "../reducers/state.js";
+import type { State, Value } from "../reducers/index.js";
 import { commandsById, cutCommand } from "./command-text.js";
 
 /** The most values the state shows (SPEC 8.5). */

@@ -1,4 +1,4 @@
-import type { State } from "../reducers/state.js";
+import type { State } from "../reducers/index.js";
 import { safeJson } from "./sanitize.js";
 import { shownValues } from "./shown-values.js";
 

@@ -1,6 +1,5 @@
-import type { Event, EventOf } from "../events/event.js";
-import type { Folded } from "../reducers/fold.js";
-import type { State } from "../reducers/state.js";
+import type { Event, EventOf } from "../events/index.js";
+import type { Folded, State } from "../reducers/index.js";
 import { commandsById, errorOrigin } from "./command-text.js";
 import { sanitize } from "./sanitize.js";
 import { renderSummary } from "./summary.js";

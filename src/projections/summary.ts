@@ -1,5 +1,5 @@
-import type { World } from "../events/world.js";
-import type { Command, Finding, LedgerError, State } from "../reducers/state.js";
+import type { World } from "../events/index.js";
+import type { Command, Finding, LedgerError, State } from "../reducers/index.js";
 import { commandsById, errorOrigin } from "./command-text.js";
 import { sanitizeText } from "./sanitize.js";
 import { type ShownValue, shownValues } from "./shown-values.js";

@@ -1,6 +1,5 @@
 import { castDraft, type Draft, Immer } from "immer";
-import { type Event, type EventData, fixerOf } from "../events/event.js";
-import { idNumber } from "../events/ids.js";
+import { type Event, type EventData, fixerOf, idNumber } from "../events/index.js";
 import type { Counters, Rule, State, Value } from "./state.js";
 
 /** The id kinds the fold numbers when an event carries no id. */

@@ -1,13 +1,15 @@
-import { branchOf } from "../events/branch.js";
-import { branchEvents, type Located, type LocatedSpanRecord } from "../events/branch-events.js";
-import type { Event } from "../events/event.js";
+import type { Event } from "../events/index.js";
 import {
+	branchEvents,
+	branchOf,
 	type Entry,
 	entriesFromObjects,
+	type Located,
+	type LocatedSpanRecord,
 	type ReadAnomaly,
 	readTranscript,
 	type Transcript,
-} from "../events/transcript.js";
+} from "../events/index.js";
 import { evolve } from "./evolve.js";
 import { initialState, type State } from "./state.js";
 

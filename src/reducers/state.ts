@@ -1,4 +1,4 @@
-import type { EventData } from "../events/event.js";
+import type { EventData } from "../events/index.js";
 
 // The state's records are the events' data as their codecs decode it (src/events/event.ts), read-only; what only the
 // fold sets (an id it numbers, `fixedBy`, the lifting message) is declared here, beside the reducer.

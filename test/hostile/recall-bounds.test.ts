@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { MAX_NOTE_CHARS } from "../../src/pass/note.js";
+import { MAX_NOTE_CHARS } from "../../src/pass/decide/note.js";
 import { RECALL_CHARS, RECALL_TAIL_CHARS } from "../../src/projections/recall.js";
 import { foldEntries } from "../../src/reducers/index.js";
 import { labeler } from "../support/fake-summarizer.js";

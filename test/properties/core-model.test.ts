@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
 import { encodeEvent } from "../../src/events/index.js";
-import { rememberedNote } from "../../src/pass/note.js";
+import { rememberedNote } from "../../src/pass/decide/note.js";
 import { foldEntries, foldTranscript } from "../../src/reducers/index.js";
 import { carefulAnswer } from "../support/fake-summarizer.js";
 import { answeringModel, compactBranch } from "../support/passes.js";

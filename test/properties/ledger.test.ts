@@ -3,7 +3,7 @@ import { describe, it } from "vitest";
 import { fixerOf } from "../../src/events/event.js";
 import { decodeEvent, encodeEvent, idNumber, type Message } from "../../src/events/index.js";
 import { decodeMessage } from "../../src/events/messages.js";
-import { ledgerEvents } from "../../src/pass/ledger.js";
+import { ledgerEvents } from "../../src/pass/ledger/ledger.js";
 import { initialState, type State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
 import { hostileText } from "./arbitraries.js";

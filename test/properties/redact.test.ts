@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "../../src/adapters/redact/index.js";
-import { errorHead } from "../../src/pass/ledger.js";
-import { SHOWN_MESSAGE_CHARS } from "../../src/pass/prompt.js";
-import { cut, headTail } from "../../src/pass/prompt-parts.js";
+import { errorHead } from "../../src/pass/ledger/ledger.js";
+import { SHOWN_MESSAGE_CHARS } from "../../src/pass/prompt/prompt.js";
+import { cut, headTail } from "../../src/pass/prompt/prompt-parts.js";
 import { anyPlanted, leakedPiece, type Planted } from "../support/secrets.js";
 import { params } from "./laws.js";
 

@@ -6,7 +6,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SPAN_ENTRY_TYPE, SpanRecordCodec } from "../../src/events/entries.js";
 import { entriesFromObjects } from "../../src/events/transcript.js";
-import { derivedSpan, preparedSpan, type SpanEntries } from "../../src/pass/span.js";
+import { derivedSpan, preparedSpan, type SpanEntries } from "../../src/pass/span/span.js";
 import { carefulAnswer } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { sessionManager073 } from "../support/pi-073.js";

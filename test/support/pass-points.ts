@@ -1,7 +1,7 @@
 import { runPass } from "../../src/adapters/pass/run-pass.js";
 import { SPAN_ENTRY_TYPE } from "../../src/events/entries.js";
 import { type Entry, entriesFromObjects, readTranscript } from "../../src/events/transcript.js";
-import { estimateTokens, PI_KEEP_RECENT_TOKENS, piCut } from "../../src/pass/cut.js";
+import { estimateTokens, PI_KEEP_RECENT_TOKENS, piCut } from "../../src/pass/span/cut.js";
 import { foldEntries, type State } from "../../src/reducers/index.js";
 import type { Raw } from "./entries.js";
 import { compactionEntry, PASS_SETTINGS, passCaps } from "./passes.js";

@@ -1,4 +1,4 @@
-import { sanitize } from "../../projections/sanitize.js";
+import { sanitize } from "../../projections/index.js";
 import type { CliResult } from "./state-cli.js";
 
 // `longhaul <command>` (bin/longhaul.js runs this file's build): one command line for the inspector, the

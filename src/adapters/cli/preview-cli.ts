@@ -1,10 +1,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { branchOf } from "../../events/branch.js";
-import type { Entry, ReadAnomaly, Transcript } from "../../events/transcript.js";
-import type { World } from "../../events/world.js";
-import { PI_KEEP_RECENT_TOKENS, piCut } from "../../pass/cut.js";
-import { sanitize } from "../../projections/sanitize.js";
+import type { Entry, ReadAnomaly, Transcript, World } from "../../events/index.js";
+import { branchOf } from "../../events/index.js";
+import { PI_KEEP_RECENT_TOKENS, piCut } from "../../pass/span/index.js";
+import { sanitize } from "../../projections/index.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
 import { type PassOutcome, runPass } from "../pass/run-pass.js";

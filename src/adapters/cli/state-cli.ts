@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { anomaliesView, safeJson, sanitize, spansView, stateObject, stateView } from "../../projections/index.js";
+import type { State } from "../../reducers/index.js";
 import { foldRead, stateAtSpan } from "../../reducers/index.js";
-import type { State } from "../../reducers/state.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
 import { createRedactor, type JsonPath, type Redactor, redactJson, redactRendered } from "../redact/index.js";

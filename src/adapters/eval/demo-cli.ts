@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
-import { sanitize } from "../../projections/sanitize.js";
-import { stateView } from "../../projections/state-views.js";
+import { sanitize, stateView } from "../../projections/index.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
 import { replayTranscript } from "./replay.js";

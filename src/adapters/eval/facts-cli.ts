@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { ReadAnomaly } from "../../events/transcript.js";
-import { sanitize } from "../../projections/sanitize.js";
+import type { ReadAnomaly } from "../../events/index.js";
+import { sanitize } from "../../projections/index.js";
 import { readSession } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { demoTranscript } from "./demo.js";

@@ -1,13 +1,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { branchOf } from "../../events/branch.js";
-import { branchEvents } from "../../events/branch-events.js";
-import { messageOf } from "../../events/messages.js";
-import { type Entry, readTranscript, type Transcript } from "../../events/transcript.js";
-import { derivedSpan, recordedSpan, type SpanBounds, type SpanEntries } from "../../pass/span.js";
-import { recall } from "../../projections/recall.js";
-import { evolve } from "../../reducers/evolve.js";
-import { initialState } from "../../reducers/state.js";
+import { branchEvents, branchOf, type Entry, messageOf, readTranscript, type Transcript } from "../../events/index.js";
+import { derivedSpan, recordedSpan, type SpanBounds, type SpanEntries } from "../../pass/span/index.js";
+import { recall } from "../../projections/index.js";
+import { evolve, initialState } from "../../reducers/index.js";
 import { type Place, placeFinder, placeText, samePlace } from "./places.js";
 import { type Compactor, compactorOf } from "./recording.js";
 import { type FoundValue, holdsValue, valuesIn } from "./values.js";

@@ -1,11 +1,10 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { messageOf, userMessages } from "../../events/messages.js";
-import type { Entry } from "../../events/transcript.js";
-import { jsonObjectIn } from "../../pass/json-in-text.js";
-import { ledgerOf } from "../../pass/ledger.js";
-import { evolve } from "../../reducers/evolve.js";
-import { initialState } from "../../reducers/state.js";
+import type { Entry } from "../../events/index.js";
+import { messageOf, userMessages } from "../../events/index.js";
+import { jsonObjectIn } from "../../pass/answer/index.js";
+import { ledgerOf } from "../../pass/ledger/index.js";
+import { evolve, initialState } from "../../reducers/index.js";
 import { type FoundValue, holdsValue } from "./values.js";
 
 // The probes `score` asks of a compacted context, what the judge compares the answers with, and how a verdict is

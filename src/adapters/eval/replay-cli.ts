@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
-import { sanitize } from "../../projections/sanitize.js";
+import { sanitize } from "../../projections/index.js";
 import { readSession } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";

@@ -1,12 +1,17 @@
 import { type AssistantMessage, fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { estimateTokens, type SessionEntry } from "@mariozechner/pi-coding-agent";
 import * as E from "fp-ts/lib/Either.js";
-import { branchOf } from "../../events/branch.js";
-import { LINE_ENTRY_TYPE, LineCodec } from "../../events/entries.js";
-import { entriesFromObjects, readTranscript, type Transcript } from "../../events/transcript.js";
-import { PI_KEEP_RECENT_TOKENS } from "../../pass/cut.js";
-import { foldBranch, foldEntries } from "../../reducers/fold.js";
-import type { State } from "../../reducers/state.js";
+import {
+	branchOf,
+	entriesFromObjects,
+	LINE_ENTRY_TYPE,
+	LineCodec,
+	readTranscript,
+	type Transcript,
+} from "../../events/index.js";
+import { PI_KEEP_RECENT_TOKENS } from "../../pass/span/index.js";
+import type { State } from "../../reducers/index.js";
+import { foldBranch, foldEntries } from "../../reducers/index.js";
 import { type EvalSession, LONGHAUL_TOOLS, startEvalSession } from "./eval-session.js";
 import { type FauxCall, type FauxLimits, lastUserText } from "./faux-route.js";
 import { indexAt, type Place } from "./places.js";

@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { sanitize } from "../../projections/sanitize.js";
+import { sanitize } from "../../projections/index.js";
 import { readSessionFile } from "../cli/session-file.js";
 import type { CliResult } from "../cli/state-cli.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";

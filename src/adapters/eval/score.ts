@@ -1,9 +1,7 @@
 import type { AssistantMessage, Context, Message } from "@mariozechner/pi-ai";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { type AgentSession, convertToLlm } from "@mariozechner/pi-coding-agent";
-import { branchOf } from "../../events/branch.js";
-import { userMessages } from "../../events/messages.js";
-import { readTranscript } from "../../events/transcript.js";
+import { branchOf, readTranscript, userMessages } from "../../events/index.js";
 import type { EvalSession } from "./eval-session.js";
 import { transcriptFacts } from "./facts.js";
 import type { FauxCall } from "./faux-route.js";

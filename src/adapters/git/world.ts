@@ -3,7 +3,7 @@ import { sequenceS } from "fp-ts/lib/Apply.js";
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
-import type { World } from "../../events/world.js";
+import type { World } from "../../events/index.js";
 import { type GitCall, type GitOutput, runGit } from "./run-git.js";
 
 type Config = GitCall["config"];

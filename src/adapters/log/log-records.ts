@@ -1,6 +1,5 @@
 import * as t from "io-ts";
-import { CloseKindCodec } from "../../events/event.js";
-import { Positive } from "../../events/ids.js";
+import { CloseKindCodec, Positive } from "../../events/index.js";
 
 // Records carry codes, ids, counts and lengths, never message text: a string field below holds a code (a reason,
 // a kind, a model id, an entry id) or a path, except the opt-in `excerpts` and `stack`, which the writer drops

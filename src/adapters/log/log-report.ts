@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import { reportDigest } from "../../projections/report.js";
+import { reportDigest } from "../../projections/index.js";
 import type { LogConfig } from "./log-config.js";
 
 /** How much of the end of each log file the report reads: far more than eight records need. */

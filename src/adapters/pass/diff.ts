@@ -1,6 +1,6 @@
-import type { AcceptContext } from "../../pass/accept.js";
+import type { AcceptContext } from "../../pass/accept/index.js";
 import { type ChunkDiff, chunkDiffOf, chunkPlan } from "../../pass/conversation/index.js";
-import type { Prompt } from "../../pass/prompt.js";
+import type { Prompt } from "../../pass/prompt/index.js";
 import { type ConverseOptions, converse } from "./converse.js";
 import type { PassModel } from "./model.js";
 

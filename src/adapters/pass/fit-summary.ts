@@ -1,5 +1,5 @@
-import { type Rendered, renderSummary } from "../../projections/summary.js";
-import type { State } from "../../reducers/state.js";
+import { type Rendered, renderSummary } from "../../projections/index.js";
+import type { State } from "../../reducers/index.js";
 
 /** How many times the cut is tightened by what redaction added before every section is cut at once. */
 const TIGHTENINGS = 3;

@@ -1,20 +1,23 @@
-import type { CompactionDetails, SpanRecord } from "../../events/entries.js";
-import type { CloseKind, Event } from "../../events/event.js";
-import type { UserMessage } from "../../events/messages.js";
-import type { World } from "../../events/world.js";
-import type { AcceptContext } from "../../pass/accept.js";
-import { chunkCount, chunksOf, ledgerIds } from "../../pass/chunks.js";
+import type { CloseKind, CompactionDetails, Event, SpanRecord, UserMessage, World } from "../../events/index.js";
+import type { AcceptContext } from "../../pass/accept/index.js";
 import type { CallTrace } from "../../pass/conversation/index.js";
-import { type Decided, decideAnswer, decideClose, decideWithoutModel, decidingFrom } from "../../pass/decide.js";
-import { ledgerEvents } from "../../pass/ledger.js";
-import { diffPrompt, type Prompt, type PromptInput } from "../../pass/prompt.js";
-import { derivedSpan, preparedSpan, type SpanSlice, sliceSpan } from "../../pass/span.js";
-import { standingRules } from "../../pass/standing-rules.js";
-import { type Offer, offerOf, type Takeover, takeoverOf } from "../../pass/takeover.js";
-import type { CapFit } from "../../projections/summary.js";
-import { renderSummary } from "../../projections/summary.js";
-import { type Folded, foldEntries } from "../../reducers/fold.js";
-import type { State } from "../../reducers/state.js";
+import { type Decided, decideAnswer, decideClose, decideWithoutModel, decidingFrom } from "../../pass/decide/index.js";
+import { ledgerEvents } from "../../pass/ledger/index.js";
+import { diffPrompt, type Prompt, type PromptInput } from "../../pass/prompt/index.js";
+import {
+	chunkCount,
+	chunksOf,
+	derivedSpan,
+	ledgerIds,
+	preparedSpan,
+	type SpanSlice,
+	sliceSpan,
+} from "../../pass/span/index.js";
+import { type Offer, offerOf, standingRules, type Takeover, takeoverOf } from "../../pass/takeover/index.js";
+import type { CapFit } from "../../projections/index.js";
+import { renderSummary } from "../../projections/index.js";
+import type { State } from "../../reducers/index.js";
+import { type Folded, foldEntries } from "../../reducers/index.js";
 import { redactedSpan } from "../redact/span.js";
 import { diffChunk } from "./diff.js";
 import { fitSummary } from "./fit-summary.js";

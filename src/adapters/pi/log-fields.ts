@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import type { CapFit } from "../../projections/summary.js";
-import type { State } from "../../reducers/state.js";
+import type { CapFit } from "../../projections/index.js";
+import type { State } from "../../reducers/index.js";
 import type { LogRecordOf, LogSession } from "../log/index.js";
 import type { PassOutcome } from "../pass/run-pass.js";
 

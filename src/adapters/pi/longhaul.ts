@@ -1,8 +1,8 @@
 import type { ExtensionAPI, ExtensionContext, SessionBeforeCompactEvent } from "@mariozechner/pi-coding-agent";
-import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE } from "../../events/entries.js";
-import type { World } from "../../events/world.js";
-import { stateView } from "../../projections/state-views.js";
-import { foldEntries } from "../../reducers/fold.js";
+import type { World } from "../../events/index.js";
+import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE } from "../../events/index.js";
+import { stateView } from "../../projections/index.js";
+import { foldEntries } from "../../reducers/index.js";
 import { loadConfig, type Route, redactNotice } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
 import { type Summarizer, summarizerModel } from "../pass/pi-model.js";

@@ -1,4 +1,4 @@
-import { type CompactionLine, type SpanRecord, STATE_FORMAT } from "../../events/entries.js";
+import { type CompactionLine, type SpanRecord, STATE_FORMAT } from "../../events/index.js";
 import type { PassOutcome } from "../pass/run-pass.js";
 
 // pi reports a compaction in hooks that come separately: it begins (`session_before_compact`), Longhaul's pass answers

@@ -1,11 +1,9 @@
 import { Type } from "@mariozechner/pi-ai";
 import { defineTool, type ExtensionAPI, type ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { EVENT_ENTRY_TYPE, STATE_FORMAT } from "../../events/entries.js";
-import { encodeEvent } from "../../events/event.js";
-import { entriesFromObjects } from "../../events/transcript.js";
-import { MAX_NOTE_CHARS, noteRefusal, rememberedNote } from "../../pass/note.js";
-import { recallAnswer, recallDetail } from "../../projections/recall.js";
-import { foldBranch, foldEntries } from "../../reducers/fold.js";
+import { EVENT_ENTRY_TYPE, encodeEvent, entriesFromObjects, STATE_FORMAT } from "../../events/index.js";
+import { MAX_NOTE_CHARS, noteRefusal, rememberedNote } from "../../pass/decide/index.js";
+import { recallAnswer, recallDetail } from "../../projections/index.js";
+import { foldBranch, foldEntries } from "../../reducers/index.js";
 import { compactedIndex } from "../recall/kept-index.js";
 import { searchIndex } from "../recall/search.js";
 import type { Redactor } from "../redact/index.js";

@@ -1,5 +1,5 @@
-import type { Entry } from "../../events/transcript.js";
-import type { Folded } from "../../reducers/fold.js";
+import type { Entry } from "../../events/index.js";
+import type { Folded } from "../../reducers/index.js";
 import { type CompactedSources, compactedPassages, compactedSources, sameSources } from "./passages.js";
 import { indexPassages, type PassageIndex } from "./search.js";
 

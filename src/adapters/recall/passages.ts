@@ -1,8 +1,7 @@
-import { branchEvents } from "../../events/branch-events.js";
-import { type Message, messageOf } from "../../events/messages.js";
-import type { Entry } from "../../events/transcript.js";
-import { keptBoundary, newestCompaction } from "../../pass/span.js";
-import type { Folded } from "../../reducers/fold.js";
+import type { Entry } from "../../events/index.js";
+import { branchEvents, type Message, messageOf } from "../../events/index.js";
+import { keptBoundary, newestCompaction } from "../../pass/span/index.js";
+import type { Folded } from "../../reducers/index.js";
 
 /** One searchable piece of the compacted history, named the way the agent can follow it up. */
 export interface Passage {

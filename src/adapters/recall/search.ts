@@ -1,6 +1,5 @@
 import MiniSearch from "minisearch";
-import { RECALL_CHARS, recallAnswer } from "../../projections/recall.js";
-import { cutWhole, sanitize, sliceWhole } from "../../projections/sanitize.js";
+import { cutWhole, RECALL_CHARS, recallAnswer, sanitize, sliceWhole } from "../../projections/index.js";
 import type { Redactor } from "../redact/index.js";
 import type { Passage } from "./passages.js";
 import { readable, words } from "./words.js";

@@ -7,7 +7,7 @@ export const LINT_TRIGGER =
 	/gh[pousr]_|github_pat_|sk-|xox|xapp-|hooks\.slack|npm_|x-oauth-basic|_authToken|lin_api_|shp(?:pa|ca|at|ss)_|SG\.|ops_ey|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|PRIVATE KEY|[Ss]ecret|SECRET|[Aa]ccount|ACCOUNT|:\/\/[^\s/@:]{1,300}:[^\s/@]{1,300}@/;
 
 /**
- * What Longhaul's own rules (src/pass/verify/secrets.ts) need to see on a line: a vendor prefix, a key word, a URL,
+ * What Longhaul's own rules (src/pass/accept/verify/secrets.ts) need to see on a line: a vendor prefix, a key word, a URL,
  * a private key's lines. Also a superset.
  */
 export const RULE_TRIGGER =

@@ -1,4 +1,4 @@
-import { type SecretSpan, secretSpans } from "../../pass/verify/secrets.js";
+import { type SecretSpan, secretSpans } from "../../pass/accept/index.js";
 import { type Candidates, candidateLines, LINT_TRIGGER, pieceAt, RULE_TRIGGER } from "./prefilter.js";
 
 /** Replaces secrets in text that leaves Longhaul (the summary, the prompt, recall, the views, the log's excerpts). */

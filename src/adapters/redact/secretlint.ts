@@ -2,7 +2,7 @@ import { lintSource } from "@secretlint/core";
 import { rules } from "@secretlint/secretlint-rule-preset-recommend";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { type SecretSpan, withoutEscapes } from "../../pass/verify/secrets.js";
+import { type SecretSpan, withoutEscapes } from "../../pass/accept/index.js";
 
 /** secretlint's message ids, as a marker names them; an id not listed here is named by the rule it came from. */
 const KINDS: Readonly<Record<string, string>> = {

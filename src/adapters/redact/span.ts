@@ -1,4 +1,4 @@
-import type { Message, UserMessage } from "../../events/messages.js";
+import type { Message, UserMessage } from "../../events/index.js";
 import { mapStrings } from "./json.js";
 
 /** What a pass shows of a span, as the pure pass would cut it: its messages, the user's, a summary, the notes. */

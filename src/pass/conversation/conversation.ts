@@ -1,6 +1,3 @@
-import type { GateContext } from "../turns/gate.js";
-import { SECTIONS, type Section, SHOWS_PER_TURN } from "../turns/sections.js";
-import { answerShow, type ShowSources } from "../turns/show.js";
 import {
 	type DiffContext,
 	type DiffResult,
@@ -15,6 +12,9 @@ import { hearLabels, type LabelsContext, type LabelsState, startLabels } from ".
 import type { Judged, SectionAsk, SectionHeard, SectionStep } from "./section.js";
 import { hearText, startText, type TextState } from "./text-section.js";
 import type { TurnSectionResult } from "./turn-section.js";
+import type { GateContext } from "./turns/gate.js";
+import { SECTIONS, type Section, SHOWS_PER_TURN } from "./turns/sections.js";
+import { answerShow, type ShowSources } from "./turns/show.js";
 
 /** One section of a conversation: single mode's diff of a chunk, or one of turns mode's five. */
 export type SectionPlan =

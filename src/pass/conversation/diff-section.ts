@@ -1,13 +1,23 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type AcceptContext, type Accepted, acceptAnswer } from "../accept.js";
-import { type RawAnswer, readRelaxedAnswer } from "../answer.js";
-import { type Defect, retryNote } from "../defects.js";
-import type { Prompt } from "../prompt.js";
-import { type Question, renderQuestions } from "../questions.js";
-import { type Repaired, repairAnswer } from "../repair.js";
-import { applyReplies } from "../replies.js";
-import { cleanWords } from "../verify/rule-words.js";
-import { looseOccurrences } from "../verify/words.js";
+import {
+	type AcceptContext,
+	type Accepted,
+	acceptAnswer,
+	applyReplies,
+	cleanWords,
+	looseOccurrences,
+	type Question,
+	renderQuestions,
+} from "../accept/index.js";
+import {
+	type Defect,
+	type RawAnswer,
+	type Repaired,
+	readRelaxedAnswer,
+	repairAnswer,
+	retryNote,
+} from "../answer/index.js";
+import type { Prompt } from "../prompt/index.js";
 import type { Judged, SectionHeard, SectionStep } from "./section.js";
 
 /** The first output budget of a diff call, in tokens. */

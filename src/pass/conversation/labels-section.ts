@@ -1,13 +1,12 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { AcceptContext } from "../accept.js";
-import type { RawLabel } from "../answer.js";
-import type { Question } from "../questions.js";
-import { type Failure, readSection } from "../turns/codecs.js";
-import { answerQuestions, judgeLabels, mergeLabels, settledLabels, standingLabels } from "../turns/label-gate.js";
-import { repairPrompt } from "../turns/prompts.js";
-import { REPAIR_TURNS } from "../turns/sections.js";
+import type { AcceptContext, Question } from "../accept/index.js";
+import type { RawLabel } from "../answer/index.js";
 import type { Judged, SectionAsk, SectionHeard, SectionStep } from "./section.js";
 import type { TurnSectionResult } from "./turn-section.js";
+import { type Failure, readSection } from "./turns/codecs.js";
+import { answerQuestions, judgeLabels, mergeLabels, settledLabels, standingLabels } from "./turns/label-gate.js";
+import { repairPrompt } from "./turns/prompts.js";
+import { REPAIR_TURNS } from "./turns/sections.js";
 
 /** What the labels section reads: acceptance's context, the messages offered a label, the standing picks. */
 export interface LabelsContext {

@@ -1,4 +1,4 @@
-import type { Accepted } from "../accept.js";
+import type { Accepted } from "../accept/index.js";
 import type { Plan, Talk } from "./conversation.js";
 import type { DiffContext } from "./diff-section.js";
 import type { CallTrace } from "./exchange.js";

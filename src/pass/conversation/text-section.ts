@@ -1,10 +1,10 @@
 import * as E from "fp-ts/lib/Either.js";
-import { type Failure, readSection, type SectionAnswer } from "../turns/codecs.js";
-import { type GateContext, gateSection, keptPart, type Verdict } from "../turns/gate.js";
-import { repairPrompt } from "../turns/prompts.js";
-import { REPAIR_TURNS, type Section } from "../turns/sections.js";
 import type { Judged, SectionHeard, SectionStep } from "./section.js";
 import { notAnswered, type TurnSectionResult } from "./turn-section.js";
+import { type Failure, readSection, type SectionAnswer } from "./turns/codecs.js";
+import { type GateContext, gateSection, keptPart, type Verdict } from "./turns/gate.js";
+import { repairPrompt } from "./turns/prompts.js";
+import { REPAIR_TURNS, type Section } from "./turns/sections.js";
 
 type TextAnswer = Exclude<SectionAnswer, { section: "labels" }>;
 

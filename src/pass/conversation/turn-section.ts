@@ -1,6 +1,6 @@
-import type { RawAnswer } from "../answer.js";
-import type { Failure } from "../turns/codecs.js";
-import type { Excused, ExpectationCheck } from "../turns/expectations.js";
+import type { RawAnswer } from "../answer/index.js";
+import type { Failure } from "./turns/codecs.js";
+import type { Excused, ExpectationCheck } from "./turns/expectations.js";
 
 /** What a turns-mode section's turns came to; `reason` is why it stopped short, the first such. */
 export interface TurnSectionResult {

@@ -1,16 +1,14 @@
-import type { Event } from "../../events/event.js";
-import type { Message } from "../../events/messages.js";
-import type { World } from "../../events/world.js";
-import { type AcceptContext, acceptAnswer } from "../accept.js";
-import type { RawAnswer } from "../answer.js";
-import { digest } from "../turns/digest.js";
-import { type Excused, type ExpectationCheck, modifiedFiles, unfixedErrors } from "../turns/expectations.js";
-import type { GateContext } from "../turns/gate.js";
-import { askPrompt, TURNS_SYSTEM } from "../turns/prompts.js";
-import { SECTIONS } from "../turns/sections.js";
-import { SHOW_TOOL } from "../turns/show.js";
+import type { Event, Message, World } from "../../events/index.js";
+import { type AcceptContext, acceptAnswer } from "../accept/index.js";
+import type { RawAnswer } from "../answer/index.js";
 import type { Plan, SectionPlan, Talk, TurnTrace } from "./conversation.js";
 import type { CallTrace } from "./exchange.js";
+import { digest } from "./turns/digest.js";
+import { type Excused, type ExpectationCheck, modifiedFiles, unfixedErrors } from "./turns/expectations.js";
+import type { GateContext } from "./turns/gate.js";
+import { askPrompt, TURNS_SYSTEM } from "./turns/prompts.js";
+import { SECTIONS } from "./turns/sections.js";
+import { SHOW_TOOL } from "./turns/show.js";
 
 /** Taking over from another compactor: the earlier summary and the user's earlier messages, by kind. */
 export interface TakeoverRefs {

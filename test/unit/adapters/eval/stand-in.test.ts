@@ -6,7 +6,7 @@ import {
 	standInAnswer,
 	standInSummary,
 } from "../../../../src/adapters/eval/stand-in.js";
-import { QUESTIONS_HEADER } from "../../../../src/pass/questions.js";
+import { QUESTIONS_HEADER } from "../../../../src/pass/accept/questions.js";
 
 const prompt = (span: number, refs: readonly string[], state = "") =>
 	[

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
-import { ANSWER_BOUNDS } from "../../../../src/pass/answer.js";
+import { ANSWER_BOUNDS } from "../../../../src/pass/answer/answer.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";

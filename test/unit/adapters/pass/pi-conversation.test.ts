@@ -1,7 +1,7 @@
 import { type Context, fauxAssistantMessage, fauxToolCall, registerFauxProvider } from "@mariozechner/pi-ai";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type Registry, summarizerModel } from "../../../../src/adapters/pass/pi-model.js";
-import { SHOW_TOOL } from "../../../../src/pass/turns/show.js";
+import { SHOW_TOOL } from "../../../../src/pass/conversation/turns/show.js";
 
 const faux = registerFauxProvider({ provider: "faux-turns" });
 afterEach(() => faux.setResponses([]));

@@ -9,7 +9,7 @@ import {
 	readTranscript,
 	userMessages,
 } from "../../../../src/events/index.js";
-import { PI_KEEP_RECENT_TOKENS, piCut } from "../../../../src/pass/cut.js";
+import { PI_KEEP_RECENT_TOKENS, piCut } from "../../../../src/pass/span/cut.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import type { Raw } from "../../../support/entries.js";
 import { compactionEntry, PASS_SETTINGS, passCaps } from "../../../support/passes.js";

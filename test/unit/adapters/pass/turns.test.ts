@@ -4,10 +4,10 @@ import { diffTurns, type TurnsOptions } from "../../../../src/adapters/pass/turn
 import { SpanRecordCodec } from "../../../../src/events/entries.js";
 import type { Event } from "../../../../src/events/event.js";
 import type { World } from "../../../../src/events/world.js";
-import { acceptAnswer } from "../../../../src/pass/accept.js";
+import { acceptAnswer } from "../../../../src/pass/accept/accept.js";
 import type { ConversationInput, TurnsInput } from "../../../../src/pass/conversation/index.js";
-import { ledgerEvents } from "../../../../src/pass/ledger.js";
-import { derivedSpan, sliceSpan } from "../../../../src/pass/span.js";
+import { ledgerEvents } from "../../../../src/pass/ledger/ledger.js";
+import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";

@@ -9,7 +9,7 @@ import { createRedactor, redactingModel, redactRendered } from "../../../../src/
 import { branchOf } from "../../../../src/events/branch.js";
 import { messageOf } from "../../../../src/events/messages.js";
 import { readTranscript } from "../../../../src/events/transcript.js";
-import { PI_KEEP_RECENT_TOKENS, piCut } from "../../../../src/pass/cut.js";
+import { PI_KEEP_RECENT_TOKENS, piCut } from "../../../../src/pass/span/cut.js";
 import { answeringModel, compactionEntry, PASS_SETTINGS } from "../../../support/passes.js";
 import { copyShared, describeShared, hasShared, sharedTranscripts } from "../../../support/shared.js";
 

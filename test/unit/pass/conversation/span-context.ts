@@ -1,7 +1,7 @@
-import type { AcceptContext } from "../../../../src/pass/accept.js";
+import type { AcceptContext } from "../../../../src/pass/accept/accept.js";
 import type { TurnsInput } from "../../../../src/pass/conversation/index.js";
-import { ledgerEvents } from "../../../../src/pass/ledger.js";
-import { derivedSpan, sliceSpan } from "../../../../src/pass/span.js";
+import { ledgerEvents } from "../../../../src/pass/ledger/ledger.js";
+import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, bashCall, chain, toolResult, user } from "../../../support/entries.js";

@@ -1,0 +1,13 @@
+// Acceptance: what of an answer becomes events, each rule, lift, decision and value applied through the reducer
+// and checked against the user's own words (verify/), with the lift questions it raises and the replies to them.
+export { type AcceptContext, type Accepted, acceptAnswer } from "./accept.js";
+export { acceptLabels, type Dropped, type LabelContext } from "./accept-labels.js";
+export { idsFrom } from "./ids.js";
+export { QUESTIONS_HEADER, type Question, renderQuestions } from "./questions.js";
+export { applyReplies } from "./replies.js";
+export { isReaderSentence, pickRecords } from "./verify/earlier-words.js";
+export { ownWords } from "./verify/own-words.js";
+export { cleanWords, WORDS_OVER } from "./verify/rule-words.js";
+export { type SecretSpan, secretSpans, withoutEscapes } from "./verify/secrets.js";
+export { WITHDRAWAL_PHRASES } from "./verify/withdrawal.js";
+export { looseOccurrences, type Region, trimRegion } from "./verify/words.js";

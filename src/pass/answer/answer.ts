@@ -1,0 +1,293 @@
+import type { Either } from "fp-ts/lib/Either.js";
+import * as E from "fp-ts/lib/Either.js";
+import { pipe } from "fp-ts/lib/function.js";
+import * as t from "io-ts";
+import { isRecord, UserRef } from "../../events/index.js";
+import { type Defect, defect } from "./defects.js";
+import { jsonObjectIn } from "./json-in-text.js";
+import { formatLabel, parseLabel } from "./labels.js";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Bounds: every list and string of an answer has one, and the prompt states each (see `boundsText`).
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The bounds of the answer schema (SPEC 3.3). */
+export const ANSWER_BOUNDS = {
+	/** Labels in one answer: a chunk's span messages plus up to 30 carried ones fit well inside. */
+	labels: 200,
+	/** A label string (`rule and lifts R1, R6` is 21). */
+	label: 200,
+	/** A rule's exact words, for a message over 600 characters. */
+	words: 1200,
+	decisions: 20,
+	deadEnds: 20,
+	/** A decision's or dead end's text. */
+	text: 500,
+	/** Evidence ids per decision or dead end, and the length of one id. */
+	evidence: 20,
+	evidenceId: 16,
+	values: 20,
+	valueName: 100,
+	value: 200,
+	objective: 500,
+	narrative: 300,
+	now: 1200,
+} as const;
+
+/** A bound for every part of the answer. */
+type Bounds = { readonly [K in keyof typeof ANSWER_BOUNDS]: number };
+
+/**
+ * The parts code can bring back within their bounds: lists that keep their first items, and the model's own prose,
+ * cut at a word. Labels, words, ids and value strings are never cut or dropped, so their bounds never relax.
+ */
+const REPAIRABLE = ["decisions", "deadEnds", "values", "text", "objective", "narrative", "now"] as const;
+
+/** The bounds a single-mode answer is read with before it is repaired: each repairable one twice the schema's. */
+export const RELAXED_BOUNDS: Bounds = {
+	...ANSWER_BOUNDS,
+	...Object.fromEntries(REPAIRABLE.map((key) => [key, ANSWER_BOUNDS[key] * 2])),
+};
+
+function boundedString(max: number): t.Type<string, string, unknown> {
+	const ok = (u: unknown): u is string => typeof u === "string" && u.length <= max;
+	return new t.Type(
+		`a string of at most ${max} characters`,
+		ok,
+		(u, c) => (ok(u) ? t.success(u) : t.failure(u, c)),
+		t.identity,
+	);
+}
+
+function boundedArray<C extends t.Mixed>(item: C, max: number): t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown> {
+	const list = t.array(item);
+	return new t.Type(
+		`a list of at most ${max} items`,
+		(u): u is t.TypeOf<C>[] => list.is(u) && u.length <= max,
+		(u, c) => (Array.isArray(u) && u.length > max ? t.failure(u, c) : list.validate(u, c)),
+		list.encode,
+	);
+}
+
+const MessageRef = new t.Type<string, string, unknown>(
+	"a message id u<n>",
+	UserRef.is,
+	(u, c) => (UserRef.is(u) ? t.success(u) : t.failure(u, c)),
+	t.identity,
+);
+
+/** An object with these keys and no other: an unknown key fails the decode instead of being dropped. */
+function closed<R extends t.Props, O extends t.Props>(name: string, required: R, optional: O) {
+	const inner = t.intersection([t.type(required), t.partial(optional)]);
+	const keys = new Set([...Object.keys(required), ...Object.keys(optional)]);
+	const extra = (u: unknown) =>
+		typeof u === "object" && u !== null ? Object.keys(u).find((key) => !keys.has(key)) : undefined;
+	return new t.Type<t.TypeOf<typeof inner>, t.OutputOf<typeof inner>, unknown>(
+		name,
+		(u): u is t.TypeOf<typeof inner> => inner.is(u) && extra(u) === undefined,
+		(u, c) => {
+			if (!isRecord(u)) return t.failure(u, c, `expected ${name}`);
+			const key = extra(u);
+			return key === undefined ? inner.validate(u, c) : t.failure(u, c, `unknown key \`${key.slice(0, 40)}\``);
+		},
+		inner.encode,
+	);
+}
+
+/** The diff answer of SPEC 3.3, strict and held to `b`. */
+function answerCodec(b: Bounds) {
+	const LabelItem = closed(
+		"a label {msg, label, words?}",
+		{ msg: MessageRef, label: boundedString(b.label) },
+		{ words: boundedString(b.words) },
+	);
+	const Finding = closed(
+		"{text, evidence}",
+		{ text: boundedString(b.text), evidence: boundedArray(boundedString(b.evidenceId), b.evidence) },
+		{},
+	);
+	const ValueItem = closed(
+		"a value {name, value, turn}",
+		{ name: boundedString(b.valueName), value: boundedString(b.value), turn: MessageRef },
+		{},
+	);
+	return closed(
+		"the answer object",
+		{
+			labels: boundedArray(LabelItem, b.labels),
+			decisions: boundedArray(Finding, b.decisions),
+			deadEnds: boundedArray(Finding, b.deadEnds),
+			values: boundedArray(ValueItem, b.values),
+		},
+		{
+			objective: boundedString(b.objective),
+			narrative: boundedString(b.narrative),
+			now: boundedString(b.now),
+		},
+	);
+}
+
+const AnswerCodec = answerCodec(ANSWER_BOUNDS);
+const RelaxedCodec = answerCodec(RELAXED_BOUNDS);
+
+/** A decoded, normalised answer; nothing in it is verified yet. */
+export type RawAnswer = t.TypeOf<typeof AnswerCodec>;
+/** One label of an answer, as the model gave it (the label string in canonical form when it parsed). */
+export type RawLabel = RawAnswer["labels"][number];
+
+/** The answer's top-level keys; the JSON object that holds one of them is the answer. */
+export const ANSWER_KEYS: readonly string[] = [
+	"labels",
+	"decisions",
+	"deadEnds",
+	"values",
+	"objective",
+	"narrative",
+	"now",
+];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shape slips: forms that say nothing about content, made canonical before the schema check.
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The record without keys whose value is `null` (an absent optional written as null). */
+function withoutNulls(u: Record<string, unknown>): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(u).filter(([, v]) => v !== null));
+}
+
+/** `u7`, `U7`, ` u7 ` all name u7. */
+function ref(u: unknown): unknown {
+	if (typeof u !== "string") return u;
+	const trimmed = u.trim();
+	return /^[uU][0-9]+$/.test(trimmed) ? trimmed.toLowerCase() : trimmed;
+}
+
+/** An omitted or null list is empty; a single item given bare is a list of one. */
+function list(u: unknown): unknown {
+	if (u === undefined || u === null) return [];
+	return isRecord(u) || typeof u === "string" ? [u] : u;
+}
+
+function labelItem(u: unknown): unknown {
+	if (!isRecord(u)) return u;
+	const item = withoutNulls(u);
+	const label = typeof item.label === "string" ? item.label.trim().replace(/\s+/g, " ") : item.label;
+	const parsed = typeof label === "string" ? parseLabel(label) : undefined;
+	const words = typeof item.words === "string" && item.words.trim() === "" ? undefined : item.words;
+	const { words: _words, ...rest } = item;
+	return {
+		...rest,
+		msg: ref(item.msg),
+		label: parsed !== undefined && E.isRight(parsed) ? formatLabel(parsed.right) : label,
+		...(words === undefined ? {} : { words }),
+	};
+}
+
+function evidence(u: unknown): unknown {
+	if (u === undefined || u === null) return [];
+	if (typeof u === "string") return u.split(/[\s,]+/).filter((id) => id !== "");
+	return Array.isArray(u) ? u.map((id) => (typeof id === "string" ? id.trim() : id)) : u;
+}
+
+function findingItem(u: unknown): unknown {
+	if (typeof u === "string") return { text: u.trim(), evidence: [] };
+	if (!isRecord(u)) return u;
+	const item = withoutNulls(u);
+	return {
+		...item,
+		text: typeof item.text === "string" ? item.text.trim() : item.text,
+		evidence: evidence(item.evidence),
+	};
+}
+
+function valueItem(u: unknown): unknown {
+	if (!isRecord(u)) return u;
+	const item = withoutNulls(u);
+	const value = typeof item.value === "number" && Number.isFinite(item.value) ? String(item.value) : item.value;
+	return {
+		...item,
+		name: typeof item.name === "string" ? item.name.trim() : item.name,
+		value: typeof value === "string" ? value.trim() : value,
+		turn: ref(item.turn),
+	};
+}
+
+/** Optional text: null or blank is absent; the narrative is one line. */
+function text(u: unknown, oneLine: boolean): unknown {
+	if (typeof u !== "string") return u;
+	const trimmed = (oneLine ? u.replace(/\s+/g, " ") : u).trim();
+	return trimmed === "" ? undefined : trimmed;
+}
+
+function items(u: unknown, each: (item: unknown) => unknown): unknown {
+	const l = list(u);
+	return Array.isArray(l) ? l.map(each) : l;
+}
+
+/** The answer with its shape slips made canonical; content is never changed. */
+export function normalise(answer: Record<string, unknown>): Record<string, unknown> {
+	const out: Record<string, unknown> = {
+		...withoutNulls(answer),
+		labels: items(answer.labels, labelItem),
+		decisions: items(answer.decisions, findingItem),
+		deadEnds: items(answer.deadEnds, findingItem),
+		values: items(answer.values, valueItem),
+	};
+	for (const key of ["objective", "narrative", "now"] as const) {
+		const value = text(answer[key], key === "narrative");
+		if (value === undefined || value === null) delete out[key];
+		else out[key] = value;
+	}
+	return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading an answer
+// ---------------------------------------------------------------------------------------------------------------
+
+function path(error: t.ValidationError): string {
+	const parts: string[] = [];
+	for (const entry of error.context.slice(1)) {
+		const member = entry.type instanceof t.InterfaceType || entry.type instanceof t.PartialType;
+		if (member) continue;
+		parts.push(/^[0-9]+$/.test(entry.key) ? `[${entry.key}]` : `${parts.length === 0 ? "" : "."}${entry.key}`);
+	}
+	return parts.join("") || "the answer";
+}
+
+/** One line per schema error (at most three), naming where and what was expected. */
+function schemaDefect(errors: t.Errors): Defect {
+	const lines = errors.slice(0, 3).map((error) => {
+		const expected = error.message ?? `expected ${error.context[error.context.length - 1]?.type.name ?? "?"}`;
+		return `at ${path(error)}: ${expected}`;
+	});
+	return defect("schema", `the answer does not fit the schema: ${lines.join("; ")}`);
+}
+
+/** Decodes an already parsed answer object, after normalising its shape slips. */
+export function decodeAnswer(answer: Record<string, unknown>): Either<Defect, RawAnswer> {
+	return E.mapLeft(schemaDefect)(AnswerCodec.decode(normalise(answer)));
+}
+
+/** Finds, parses, normalises and decodes the answer in a model reply; never throws. */
+export function readAnswer(text: string): Either<Defect, RawAnswer> {
+	return pipe(jsonObjectIn(text, ANSWER_KEYS), E.chain(decodeAnswer));
+}
+
+/**
+ * As `readAnswer`, but an answer that runs past the schema's bounds only where code can repair it, and at most to
+ * `RELAXED_BOUNDS`, is read too, for `repairAnswer` to bring within them (single mode). A defect names the schema's
+ * bounds, as the retry note should.
+ */
+export function readRelaxedAnswer(text: string): Either<Defect, RawAnswer> {
+	return pipe(
+		jsonObjectIn(text, ANSWER_KEYS),
+		E.chain((answer): Either<Defect, RawAnswer> => {
+			const normalised = normalise(answer);
+			const strict = AnswerCodec.decode(normalised);
+			if (E.isRight(strict)) return strict;
+			const relaxed = RelaxedCodec.decode(normalised);
+			return E.isRight(relaxed) ? relaxed : E.left(schemaDefect(strict.left));
+		}),
+	);
+}

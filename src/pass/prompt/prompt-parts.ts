@@ -1,0 +1,56 @@
+import type { World } from "../../events/index.js";
+import { type Event, fixerOf } from "../../events/index.js";
+import type { State } from "../../reducers/index.js";
+
+/** The text on one line, cut to `max` characters with "…" where it is cut. */
+export function cut(text: string, max: number): string {
+	const line = text.replace(/\s+/g, " ").trim();
+	return line.length <= max ? line : `${line.slice(0, max)}…`;
+}
+
+/** The text's head and tail with " … " between, when it is longer than both; line breaks kept when `lines`. */
+export function headTail(text: string, head: number, tail: number, lines = false): string {
+	const flat = lines ? text.trim() : text.replace(/\s+/g, " ").trim();
+	return flat.length <= head + tail + 3 ? flat : `${flat.slice(0, head)} … ${flat.slice(-tail)}`;
+}
+
+/** What a tool call is about, in a word: a bash command, a path, or its arguments as JSON. */
+export function argsText(args: unknown): string {
+	if (typeof args === "object" && args !== null && "command" in args && typeof args.command === "string")
+		return args.command;
+	if (typeof args === "object" && args !== null && "path" in args && typeof args.path === "string") return args.path;
+	return JSON.stringify(args) ?? "";
+}
+
+/** The ids a model may cite: earlier spans' open errors, then the span's commands, errors and fixes, one a line. */
+export function ledgerLines(ledger: readonly Event[], state: State, width: number): string[] {
+	const lines: string[] = [];
+	for (const e of state.errors)
+		if (e.fixedBy === null) lines.push(`${e.id} open since span ${e.span} (${e.tool}): ${cut(e.head, width)}`);
+	for (const event of ledger) {
+		if (event.type === "command-recorded")
+			lines.push(`${event.data.id} [exit ${event.data.exitCode ?? "?"}] ${cut(event.data.command, width)}`);
+		else if (event.type === "error-recorded") {
+			const from = event.data.command === null ? event.data.tool : `${event.data.tool} ${event.data.command}`;
+			lines.push(`${event.data.id} (${from}): ${cut(event.data.head, width)}`);
+		} else if (event.type === "error-fixed") lines.push(`${event.data.error} fixed by ${fixerOf(event.data)}`);
+	}
+	return lines;
+}
+
+/** The files the span modified and read. */
+export function fileLines(ledger: readonly Event[]): string[] {
+	const lines: string[] = [];
+	for (const event of ledger) {
+		if (event.type !== "files-touched") continue;
+		if (event.data.modified.length > 0) lines.push(`modified: ${event.data.modified.join(", ")}`);
+		if (event.data.read.length > 0) lines.push(`read: ${event.data.read.join(", ")}`);
+	}
+	return lines;
+}
+
+/** The World in three lines, or why there is none. */
+export function worldLines(world: World): string[] {
+	if (!world.taken) return [`(no snapshot: ${world.reason})`];
+	return [`branch ${world.branch}, HEAD ${world.head}`, cut(world.status, 400), cut(world.diffStat, 300)];
+}

@@ -1,0 +1,201 @@
+import { ownWords, type Region, trimRegion } from "../../accept/index.js";
+import { is } from "./words.js";
+
+/*
+ * The text the reader reads: the user's own words, split into sentences, each a statement or a question; and the
+ * words of a clause.
+ */
+
+/** A word of a clause and where it starts in the clause's text. */
+export interface Token {
+	readonly word: string;
+	readonly start: number;
+}
+
+/**
+ * A word: letters and digits joined by `'`, `.`, `-` or `/` ("don't", "index.ts", "v1.2", "non-stop", "src/only"),
+ * with a leading flag, path or sigil mark kept on it so "--only" and "/stop" are not rule words.
+ */
+const TOKEN = /[-/@#$~]*[\p{L}\p{N}_]+(?:['.\-/][\p{L}\p{N}_]+)*/gu;
+
+export function tokenize(text: string): Token[] {
+	return [...text.matchAll(TOKEN)].map((match) => ({ word: match[0], start: match.index ?? 0 }));
+}
+
+export function wordAt(tokens: readonly Token[], index: number): string {
+	return tokens[index]?.word ?? "";
+}
+
+/** The index of the first word that is not a lead-in ("so", "ok", "please"). */
+export function firstSpoken(tokens: readonly Token[], from = 0): number {
+	let index = from;
+	while (index < tokens.length && is("leadIn", wordAt(tokens, index))) index++;
+	return index;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Someone else's words
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Quoted passages of any length: straight and curly double quotes, German quotes, guillemets, single quotes that
+ * open after no letter and close before none (so "don't" is no quote), and inline code. `ownWords` has already left
+ * out those of six words or more; a shorter one is someone's words too ("git says 'fatal: you must …'").
+ */
+const QUOTED = [
+	/"[^"\n]*"/g,
+	/\u201e[^\u201c\u201d\n]*[\u201c\u201d]/g,
+	/\u201c[^\u201d\n]*\u201d/g,
+	/\u00ab[^\u00bb\n]*\u00bb/g,
+	/\u00bb[^\u00ab\n]*\u00ab/g,
+	/(?<![\p{L}\p{N}])'[^'\n]+'(?![\p{L}\p{N}])/gu,
+	/`[^`\n]*`/g,
+];
+
+/** Lines of pasted tool output: an error or warning line, a stack frame, a shell prompt. */
+const OUTPUT_LINE =
+	/^[ \t]*(?:(?:fatal|error|warning|warn|hint|panic|[\w.]*error|[\w.]*exception)(?:\[[^\]\n]*\])?:|npm (?:err!|warn)\b|[\w-]+: (?:error|warning)\b|fail\s+\S|at \S[^\n]*\)[ \t]*$|\$ )[^\n]*/gm;
+
+const spaces = (text: string): string => text.replace(/[^\n]/g, " ");
+
+/** A text the reader reads, made from a message: `from[i]` is the offset in the message that `text[i]` came from. */
+export interface ReadText {
+	readonly text: string;
+	readonly from: readonly number[];
+}
+
+/** Lowercase, with straight apostrophes. */
+function lowered(text: string): string {
+	return text.toLowerCase().replace(/[\u2018\u2019\u02bc\u2032]/g, "'");
+}
+
+/** Lowercase, straight apostrophes, and "dont" / "mustnt" spelled as the rule words they are. */
+function normalize(text: string): string {
+	return lowered(text)
+		.replace(/\bdont\b/g, "don't")
+		.replace(/\bmustnt\b/g, "mustn't");
+}
+
+/** Where each unit of `low` (`text` lowercased) came from: lowercasing may lengthen a character ("İ"). */
+function lowercaseOffsets(text: string, low: string): number[] {
+	if (low.length === text.length) return Array.from({ length: text.length }, (_, i) => i);
+	const from: number[] = [];
+	let offset = 0;
+	for (const char of text) {
+		for (let unit = 0; unit < char.toLowerCase().length; unit++) from.push(offset);
+		offset += char.length;
+	}
+	return from;
+}
+
+/** Where each unit of `normalize(text)` came from; an apostrophe it adds, from the "t" it stands before. */
+function normalizedOffsets(text: string): number[] {
+	const low = lowered(text);
+	const from = lowercaseOffsets(text, low);
+	const out: number[] = [];
+	let done = 0;
+	for (const match of low.matchAll(/\bdont\b|\bmustnt\b/g)) {
+		const t = (match.index ?? 0) + match[0].length - 1;
+		for (let i = done; i < t; i++) out.push(from[i] ?? i);
+		out.push(from[t] ?? t);
+		done = t;
+	}
+	if (done === 0) return from;
+	for (let i = done; i < from.length; i++) out.push(from[i] ?? i);
+	return out;
+}
+
+/** Blanks every quoted passage and pasted output line, keeping every offset. */
+function blankQuoted(text: string): string {
+	let out = text;
+	for (const quote of QUOTED) out = out.replace(quote, spaces);
+	return out.replace(OUTPUT_LINE, spaces);
+}
+
+/** The user's own words (`ownWords`), lowercased, with every quoted passage and pasted output line blanked. */
+export function prose(text: string): string {
+	return blankQuoted(normalize(ownWords(text)));
+}
+
+/** `prose`, with where each of its units came from in the message. */
+export function proseOf(text: string): ReadText {
+	const own = ownWords(text);
+	return { text: blankQuoted(normalize(own)), from: normalizedOffsets(own) };
+}
+
+/**
+ * A sentence with what it relays blanked: after someone else's verb of saying ("git says", "the README says") or of
+ * printing and a colon ("npm prints:") the rest is their words; after the user's own ("I said", "I told you") or a
+ * relative's ("a flag that prints errors") it stays.
+ */
+export function unrelayed(sentence: string): string {
+	const tokens = tokenize(sentence);
+	const at = tokens.findIndex((token, index) => {
+		const subject = wordAt(tokens, index - 1);
+		if (index === 0 || is("self", subject) || is("relative", subject)) return false;
+		const colon = sentence.slice(token.start + token.word.length).startsWith(":");
+		return is("reporting", token.word) || (is("printing", token.word) && colon);
+	});
+	const token = tokens[at];
+	if (token === undefined) return sentence;
+	const end = token.start + token.word.length;
+	return sentence.slice(0, end) + spaces(sentence.slice(end));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Sentences and questions
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * A sentence ends at a line break, or at `.`, `!` or `?` (closing quotes and brackets after it) followed by white
+ * space or the end, so "index.ts", "v1.2" and "example.com/?q=1" stay whole.
+ */
+const SENTENCE_END = /[.!?]+["'\u201d\u00bb)\]]*(?=\s|$)|\n/g;
+
+/** Abbreviations whose closing period ends no sentence ("e.g. never …"). */
+const ABBREVIATIONS = new Set(["e.g", "i.e", "eg", "ie", "cf", "vs", "viz", "approx", "incl", "esp", "aka", "a.k.a"]);
+
+function abbreviationEndsAt(text: string, end: number): boolean {
+	const word = /[\p{L}.]+$/u.exec(text.slice(Math.max(0, end - 8), end))?.[0] ?? "";
+	return ABBREVIATIONS.has(word.replace(/^\.+/, ""));
+}
+
+/** Where the sentences of `text` stand in it, each without the white space at its ends. */
+export function sentenceRegions(text: string): Region[] {
+	const out: Region[] = [];
+	let from = 0;
+	for (const match of text.matchAll(SENTENCE_END)) {
+		const at = match.index ?? 0;
+		if (match[0] === "." && abbreviationEndsAt(text, at)) continue;
+		out.push(trimRegion(text, { start: from, end: at + match[0].length }));
+		from = at + match[0].length;
+	}
+	out.push(trimRegion(text, { start: from, end: text.length }));
+	return out.filter((region) => region.end > region.start);
+}
+
+export function sentences(text: string): string[] {
+	return sentenceRegions(text).map((region) => text.slice(region.start, region.end));
+}
+
+/** A closing tag that asks for no answer but an acknowledgement: "never push to main, ok?". */
+const CLOSING_TAG =
+	/(?:^|[\s,;:\-\u2013\u2014]+)(?:(?:is that|are we) )?(?:ok|okay|k|alright|all right|got it|understood|clear|capisce|deal|agreed|sounds? good)[\s?!.]*$/;
+
+/** Worded as a question even without its mark: an auxiliary then a subject, or a wh-word then an auxiliary. */
+function questionForm(sentence: string): boolean {
+	const tokens = tokenize(sentence);
+	const first = firstSpoken(tokens);
+	const [head, next] = [wordAt(tokens, first), wordAt(tokens, first + 1)];
+	return (is("questionAux", head) && is("questionSubject", next)) || (is("wh", head) && is("whFollower", next));
+}
+
+/** The sentence as a statement to read, or undefined when it is a question; a closing "ok?" is taken off. */
+export function statement(sentence: string): string | undefined {
+	const body = sentence.replace(/["'\u201d\u00bb)\]\s]+$/, "");
+	if (!body.endsWith("?")) return questionForm(body) ? undefined : body;
+	const tag = CLOSING_TAG.exec(body);
+	if (tag === null) return undefined;
+	const rest = body.slice(0, tag.index).trim();
+	return rest.endsWith("?") || questionForm(rest) ? undefined : rest;
+}

@@ -1,0 +1,107 @@
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import { ANSWER_BOUNDS, type RawAnswer, readAnswer } from "../../../../src/pass/answer/answer.js";
+
+const read = (u: unknown) => readAnswer(JSON.stringify(u));
+const right = (u: unknown): RawAnswer => {
+	const result = read(u);
+	if (E.isLeft(result)) throw new Error(result.left.note);
+	return result.right;
+};
+const note = (u: unknown): string => {
+	const result = read(u);
+	return E.isLeft(result) ? result.left.note : "accepted";
+};
+
+const full = {
+	labels: [{ msg: "u7", label: "rule", words: "never use tabs" }],
+	objective: "ship the CLI",
+	decisions: [{ text: "use io-ts", evidence: ["C12", "E3"] }],
+	deadEnds: [{ text: "tried zod", evidence: ["E4"] }],
+	narrative: "wired the reader",
+	now: "write the tests",
+	values: [{ name: "dev server port", value: "5173", turn: "u7" }],
+};
+
+describe("reading the model's answer", () => {
+	it("decodes the answer of SPEC 3.3", () => {
+		expect(right(full)).toEqual(full);
+	});
+
+	it("finds the answer in a fenced block with prose around it", () => {
+		const answer = readAnswer(`Here you go:\n\`\`\`json\n${JSON.stringify(full)}\n\`\`\`\nanything else?`);
+		expect(E.isRight(answer) && answer.right.narrative).toBe("wired the reader");
+	});
+
+	it("reads null for an absent optional and an omitted list as empty", () => {
+		expect(right({ labels: [{ msg: "u1", label: "not a rule", words: null }], objective: null, now: null })).toEqual({
+			labels: [{ msg: "u1", label: "not a rule" }],
+			decisions: [],
+			deadEnds: [],
+			values: [],
+		});
+	});
+
+	it("reads a label in another case or with surrounding spaces in its canonical form", () => {
+		const answer = right({ labels: [{ msg: " U3 ", label: "  Rule And Lifts r1 ,R6 " }] });
+		expect(answer.labels).toEqual([{ msg: "u3", label: "rule and lifts R1, R6" }]);
+	});
+
+	it("reads evidence given as one string, and a number given for a value", () => {
+		const answer = right({
+			decisions: [{ text: "x", evidence: "C1, E2" }],
+			deadEnds: [{ text: "y", evidence: "E4" }],
+			values: [{ name: "port", value: 5173, turn: "u2" }],
+		});
+		expect(answer.decisions[0]?.evidence).toEqual(["C1", "E2"]);
+		expect(answer.deadEnds[0]?.evidence).toEqual(["E4"]);
+		expect(answer.values[0]?.value).toBe("5173");
+	});
+
+	it("keeps the narrative on one line", () => {
+		expect(right({ narrative: " read\n the   file " }).narrative).toBe("read the file");
+	});
+
+	it("leaves an unparsable label for acceptance to send back", () => {
+		expect(right({ labels: [{ msg: "u1", label: "maybe" }] }).labels[0]?.label).toBe("maybe");
+	});
+
+	it("rejects unknown keys, at the top and inside items", () => {
+		expect(note({ ...full, reasoning: "x" })).toContain("unknown key `reasoning`");
+		expect(note({ labels: [{ msg: "u1", label: "rule", why: "x" }] })).toContain("at labels[0]: unknown key `why`");
+	});
+
+	it("rejects wrong types, naming where", () => {
+		expect(note({ labels: [{ msg: "message 7", label: "rule" }] })).toContain(
+			"at labels[0].msg: expected a message id u<n>",
+		);
+		expect(note({ values: [{ name: "port", value: true, turn: "u1" }] })).toContain("at values[0].value");
+		expect(note({ labels: [7] })).toContain("at labels[0]: expected a label {msg, label, words?}");
+	});
+
+	it("bounds every list and string", () => {
+		const labels = Array.from({ length: ANSWER_BOUNDS.labels + 1 }, (_, i) => ({ msg: `u${i + 1}`, label: "rule" }));
+		expect(note({ labels })).toContain(`at labels: expected a list of at most ${ANSWER_BOUNDS.labels} items`);
+		const decisions = Array.from({ length: ANSWER_BOUNDS.decisions + 1 }, () => ({ text: "x", evidence: [] }));
+		expect(note({ decisions })).toContain("at decisions");
+		expect(note({ narrative: "x".repeat(ANSWER_BOUNDS.narrative + 1) })).toContain("at narrative");
+		expect(note({ now: "x".repeat(ANSWER_BOUNDS.now + 1) })).toContain("at now");
+		expect(note({ decisions: [{ text: "x".repeat(ANSWER_BOUNDS.text + 1), evidence: [] }] })).toContain(
+			"at decisions[0].text",
+		);
+		expect(note({ labels: [{ msg: "u1", label: "rule", words: "x".repeat(ANSWER_BOUNDS.words + 1) }] })).toContain(
+			"at labels[0].words",
+		);
+		expect(note({ narrative: "x".repeat(ANSWER_BOUNDS.narrative) })).toBe("accepted");
+	});
+
+	it("refuses __proto__ and constructor keys", () => {
+		const result = readAnswer('{"labels": [], "__proto__": {"admin": true}}');
+		expect(E.isLeft(result) && result.left.code).toBe("forbidden-key");
+	});
+
+	it("refuses a reply without an object", () => {
+		const result = readAnswer("I could not label these messages.");
+		expect(E.isLeft(result) && result.left.code).toBe("no-json");
+	});
+});

@@ -1,0 +1,132 @@
+import * as E from "fp-ts/lib/Either.js";
+import { describe, expect, it } from "vitest";
+import type { Event } from "../../../../../src/events/event.js";
+import {
+	modifiedFileNamed,
+	modifiedFiles,
+	readExcuse,
+	resumeSet,
+	unfixedErrors,
+	unfixedErrorsPlaced,
+} from "../../../../../src/pass/conversation/turns/expectations.js";
+import { type GateContext, gateSection, keptPart } from "../../../../../src/pass/conversation/turns/gate.js";
+
+const ledger: Event[] = [
+	{
+		type: "command-recorded",
+		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
+	},
+	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
+	{
+		type: "command-recorded",
+		data: { id: "C2", command: "npm test", exitCode: 0, span: 1, toolCallId: "t2", by: "tool" },
+	},
+	{ type: "error-fixed", data: { error: "E1", by: "C2" } },
+	{ type: "error-recorded", data: { id: "E2", tool: "bash", head: "lint failed", span: 1, command: null } },
+	{
+		type: "files-touched",
+		data: { read: ["README.md"], modified: ["src/parser.ts", "src/parser.ts", "test/a.test.ts"] },
+	},
+];
+
+const g: GateContext = {
+	ledgerIds: new Set(["C1", "C2", "E1", "E2"]),
+	modified: modifiedFiles(ledger),
+	unfixed: unfixedErrors(ledger),
+};
+
+describe("turns mode expectations", () => {
+	it("reads the modified files and the errors the span left unfixed from the ledger", () => {
+		expect(g.modified).toEqual(["src/parser.ts", "test/a.test.ts"]);
+		expect(g.unfixed).toEqual([{ id: "E2", head: "lint failed" }]);
+	});
+
+	it("is met by a narrative naming one modified file by path or file name, and when nothing was modified", () => {
+		expect(modifiedFileNamed("rewrote parser.ts", g.modified)).toBeUndefined();
+		expect(modifiedFileNamed("touched src/parser.ts", g.modified)).toBeUndefined();
+		expect(modifiedFileNamed("worked", [])).toBeUndefined();
+		expect(modifiedFileNamed("worked on the parser", g.modified)?.check).toBe("modified-file-named");
+	});
+
+	it("places an unfixed error by a dead end's evidence or as an open error", () => {
+		expect(unfixedErrorsPlaced(["E2"], [], g.unfixed)).toBeUndefined();
+		expect(unfixedErrorsPlaced([], ["E2"], g.unfixed)).toBeUndefined();
+		expect(unfixedErrorsPlaced(["E1"], [], g.unfixed)?.note).toContain("E2 is not fixed");
+	});
+
+	it("wants Now set", () => {
+		expect(resumeSet("next: docs")).toBeUndefined();
+		expect(resumeSet(undefined)?.check).toBe("resume-set");
+	});
+
+	it("takes an excuse of one sentence only", () => {
+		expect(readExcuse("resume-set", "Nothing is in progress.")).toEqual(
+			E.right({ check: "resume-set", reason: "Nothing is in progress." }),
+		);
+		expect(E.isLeft(readExcuse("resume-set", "Done. Nothing left."))).toBe(true);
+		expect(E.isLeft(readExcuse("resume-set", "   "))).toBe(true);
+		expect(E.isLeft(readExcuse("resume-set", "x".repeat(241)))).toBe(true);
+	});
+});
+
+describe("the turns mode gate", () => {
+	it("fails a missing narrative and one over its cap; never excuses them", () => {
+		const missing = gateSection({ section: "narrative", narrative: undefined, excuse: "No reason." }, g);
+		const long = gateSection({ section: "narrative", narrative: `parser.ts ${"x".repeat(300)}`, excuse: undefined }, g);
+		expect(missing.failures.map((f) => f.code)).toEqual(["narrative-missing"]);
+		expect(long.failures.map((f) => f.code)).toEqual(["narrative-too-long"]);
+		expect(
+			keptPart({ section: "narrative", narrative: `parser.ts ${"x".repeat(300)}`, excuse: undefined }, long),
+		).toEqual({});
+	});
+
+	it("records an excuse only for an expectation the answer does not meet", () => {
+		const excused = gateSection({ section: "narrative", narrative: "did things", excuse: "No file mattered." }, g);
+		const met = gateSection({ section: "narrative", narrative: "fixed parser.ts", excuse: "No file mattered." }, g);
+		expect(excused).toEqual({
+			failures: [],
+			unmet: [],
+			excused: [{ check: "modified-file-named", reason: "No file mattered." }],
+		});
+		expect(met).toEqual({ failures: [], unmet: [], excused: [] });
+	});
+
+	it("fails evidence and open errors the ledger does not know, by item", () => {
+		const verdict = gateSection(
+			{
+				section: "findings",
+				decisions: [{ text: "kept it", evidence: ["C2", "C99"] }],
+				deadEnds: [{ text: "lint config", evidence: ["E2"] }],
+				openErrors: ["E7", "C1"],
+				excuse: undefined,
+				broken: [],
+			},
+			g,
+		);
+		expect(verdict.failures.map((f) => f.item)).toEqual(["decisions[0]:C99", "openErrors:E7", "openErrors:C1"]);
+		expect(verdict.unmet).toEqual([]);
+	});
+
+	it("keeps a finding whose evidence failed, for acceptance to drop the unknown id", () => {
+		const answer = {
+			section: "findings" as const,
+			decisions: [{ text: "kept it", evidence: ["C99"] }],
+			deadEnds: [],
+			openErrors: [],
+			excuse: undefined,
+			broken: [],
+		};
+		expect(keptPart(answer, gateSection(answer, g))).toEqual({ decisions: answer.decisions, deadEnds: [] });
+	});
+
+	it("leaves an absent objective out and wants Now set", () => {
+		expect(gateSection({ section: "objective", objective: undefined }, g)).toEqual({
+			failures: [],
+			unmet: [],
+			excused: [],
+		});
+		expect(gateSection({ section: "now", now: undefined, excuse: undefined }, g).unmet.map((u) => u.check)).toEqual([
+			"resume-set",
+		]);
+	});
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import type { UserMessage } from "../../../../../src/events/messages.js";
+import type { AcceptContext } from "../../../../../src/pass/accept/accept.js";
+import {
+	answerQuestions,
+	judgeLabels,
+	mergeLabels,
+	settledLabels,
+	standingLabels,
+} from "../../../../../src/pass/conversation/turns/label-gate.js";
+import { initialState } from "../../../../../src/reducers/index.js";
+import { applied } from "../../../../support/applied.js";
+
+const users: UserMessage[] = [
+	{ ref: "u1", entryId: "e1", text: "always indent with spaces" },
+	{ ref: "u2", entryId: "e2", text: "from now on indent with tabs instead of spaces" },
+	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
+	{ ref: "u4", entryId: "e4", text: "thanks" },
+];
+const state = applied(initialState, [
+	{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
+]);
+const ctx: AcceptContext = {
+	state,
+	span: 2,
+	toLabel: users.slice(1),
+	branch: users,
+	turnText: () => undefined,
+	ledger: new Set(),
+};
+const offered = new Set(["u2", "u3", "u4"]);
+
+describe("the labels gate", () => {
+	it("takes a reply's labels only for the messages asked for, and fails a label for a message not offered", () => {
+		const held = [{ msg: "u2", label: "rule" }];
+		const merged = mergeLabels(
+			held,
+			[
+				{ msg: "u2", label: "not a rule" },
+				{ msg: "u4", label: "not a rule" },
+				{ msg: "u1", label: "rule" },
+			],
+			new Set(["u4"]),
+			offered,
+		);
+		expect(merged.labels).toEqual([
+			{ msg: "u2", label: "rule" },
+			{ msg: "u4", label: "not a rule" },
+		]);
+		expect(merged.failures).toEqual([
+			{ item: "label:u1", code: "outside-span", note: "u1 is not one of the messages to label" },
+		]);
+	});
+
+	it("fails every unlabeled message and a lift of a rule not in force, each by its message", () => {
+		const verdict = judgeLabels(ctx, [{ msg: "u4", label: "lifts R9" }], new Set());
+		expect(verdict.failures.map((f) => [f.item, f.code])).toEqual([
+			["u2", "unlabeled"],
+			["u3", "unlabeled"],
+			["u4:R9", "unknown-id"],
+		]);
+	});
+
+	it("asks whether a rule replaces an earlier one, but never about a standing rule code recorded", () => {
+		const labels = [
+			{ msg: "u2", label: "rule" },
+			{ msg: "u3", label: "not a rule" },
+			{ msg: "u4", label: "not a rule" },
+		];
+		expect(judgeLabels(ctx, labels, new Set()).questions.map((q) => q.msg)).toEqual(["u2"]);
+		expect(judgeLabels(ctx, labels, new Set(["u2"])).questions).toEqual([]);
+	});
+
+	it("names the messages whose lift a narrowing refused, whether it is asked again or dropped", () => {
+		const narrowed = applied(state, [
+			{ type: "rule-added", data: { words: users[1]?.text ?? "", source: "u2" } },
+			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
+		]);
+		const held = [
+			{ msg: "u3", label: "lifts R1" },
+			{ msg: "u4", label: "lifts u1" },
+		];
+		const verdict = judgeLabels({ ...ctx, state: narrowed, toLabel: users.slice(2) }, held, new Set());
+		expect(verdict.questions.map((q) => [q.msg, q.targets])).toEqual([["u3", ["R2"]]]);
+		expect([...verdict.replaced]).toEqual(["u3", "u4"]);
+		expect(judgeLabels(ctx, [{ msg: "u3", label: "lifts R1" }], new Set()).replaced).toEqual(new Set());
+	});
+
+	it("lets an answer to a question add only the asked target", () => {
+		const labels = [{ msg: "u2", label: "rule" }];
+		const [question] = judgeLabels(ctx, labels, new Set()).questions;
+		const asked = question === undefined ? [] : [question];
+		const reply = JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] });
+		expect(answerQuestions(ctx, labels, asked, reply)).toEqual([{ msg: "u2", label: "rule and lifts u1" }]);
+		expect(answerQuestions(ctx, labels, [], reply)).toEqual(labels);
+	});
+
+	it("drops a label that still fails once the section is over, and labels standing rules `rule`", () => {
+		const held = [...standingLabels(["u2"]), { msg: "u4", label: "a rule maybe" }];
+		expect(settledLabels(ctx, held)).toEqual([{ msg: "u2", label: "rule" }]);
+	});
+});

@@ -1,0 +1,205 @@
+import { describe, expect, it } from "vitest";
+import type { Event } from "../../../../src/events/index.js";
+import type { UserMessage } from "../../../../src/events/messages.js";
+import type { World } from "../../../../src/events/world.js";
+import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
+import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js";
+import {
+	type CloseFacts,
+	type DiffResult,
+	decideAnswer,
+	decideClose,
+	decideWithoutModel,
+	decidingFrom,
+	EMPTY_SPAN_LINE,
+} from "../../../../src/pass/decide/decide.js";
+import { initialState, type State } from "../../../../src/reducers/index.js";
+import { applied } from "../../../support/applied.js";
+
+// Given this state and these inputs, then these events: the pass's decisions, without a model or a session.
+
+const msg = (n: number, text: string): UserMessage => ({ ref: `u${n}`, entryId: `e${n}`, text });
+const WORLD: World = { taken: false, reason: "not a git repository" };
+const twoRules = applied(initialState, [
+	{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
+	{ type: "rule-added", data: { words: "run the tests first", source: "u2" } },
+]);
+const ledger: Event[] = [
+	{
+		type: "command-recorded",
+		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
+	},
+	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "1 failing", span: 1, command: "C1" } },
+];
+const answer = (labels: readonly RawLabel[], rest: Partial<RawAnswer> = {}): RawAnswer => ({
+	labels: [...labels],
+	decisions: [],
+	deadEnds: [],
+	values: [],
+	narrative: "did things",
+	...rest,
+});
+const ctxOn = (state: State, toLabel: readonly UserMessage[]): AcceptContext => ({
+	state,
+	span: 1,
+	toLabel,
+	branch: toLabel,
+	turnText: () => undefined,
+	ledger: new Set(["C1", "E1"]),
+});
+const failed = (reason: string): DiffResult => ({ accepted: undefined, reason });
+const facts = (state: State, toLabel: readonly UserMessage[], rest: Partial<CloseFacts> = {}): CloseFacts => ({
+	state,
+	span: 1,
+	ledger,
+	world: WORLD,
+	toLabel,
+	empty: false,
+	summaryChars: 8000,
+	...rest,
+});
+const eventTypes = (events: readonly Event[]) => events.map((e) => e.type);
+const pick = msg(3, "always use tabs");
+
+describe("decidingFrom", () => {
+	it("given the fold's state and the span's ledger, then nothing is decided, on the state after the ledger", () => {
+		const d = decidingFrom(twoRules, ledger);
+		expect(d.state.commands.map((c) => c.id)).toEqual(["C1"]);
+		expect(d.state.rules).toEqual(twoRules.rules);
+		expect([d.picked, d.accepted, d.diffs, d.failed, d.reason]).toEqual([[], [], 0, 0, null]);
+	});
+});
+
+describe("decideWithoutModel", () => {
+	it("given standing picks and no model, then each pick is a rule with the id after the state's, and the reason stands", () => {
+		const d = decideWithoutModel(decidingFrom(twoRules, ledger), [pick], "no-model");
+		expect(d.picked).toEqual([{ type: "rule-added", data: { id: "R3", words: "always use tabs", source: "u3" } }]);
+		expect(d.state.rules.map((r) => r.id)).toEqual(["R1", "R2", "R3"]);
+		expect(d.reason).toBe("no-model");
+	});
+});
+
+describe("decideAnswer", () => {
+	it("given an accepted answer, then its events, labels and dropped items are kept and the state moves on", () => {
+		const start = decidingFrom(twoRules, ledger);
+		const accepted = acceptAnswer(
+			ctxOn(start.state, [msg(3, "never edit the lockfile")]),
+			answer([{ msg: "u3", label: "rule" }], { decisions: [{ text: "use pnpm", evidence: ["C1", "C9"] }] }),
+		);
+		const d = decideAnswer(start, { accepted, reason: null }, [pick]);
+		expect(d.accepted).toEqual(accepted.events);
+		expect(d.picked).toEqual([]);
+		expect([...d.labeled]).toEqual(["u3"]);
+		expect(d.labels).toEqual([{ msg: "u3", label: "rule" }]);
+		expect(d.dropped).toEqual({ "unknown-evidence": 1 });
+		expect(d.state.rules.map((r) => [r.id, r.text])).toContainEqual(["R3", "never edit the lockfile"]);
+		expect(d.state.decisions.map((x) => x.id)).toEqual(["D1"]);
+	});
+
+	it("given a second chunk's answer, then its ids continue after those the first chunk's answer gave", () => {
+		const start = decidingFrom(twoRules, ledger);
+		const one = acceptAnswer(
+			ctxOn(start.state, [msg(3, "never edit the lockfile")]),
+			answer([{ msg: "u3", label: "rule" }], { decisions: [{ text: "use pnpm", evidence: [] }] }),
+		);
+		const first = decideAnswer(start, { accepted: one, reason: null }, []);
+		const second = acceptAnswer(
+			ctxOn(first.state, [msg(4, "always pin versions")]),
+			answer([{ msg: "u4", label: "rule" }], { decisions: [{ text: "pin in CI", evidence: [] }] }),
+		);
+		const ids = second.events.flatMap((e) =>
+			e.type === "rule-added" || e.type === "decision-made" ? [e.data.id] : [],
+		);
+		expect(ids).toEqual(["R4", "D2"]);
+		const d = decideAnswer(first, { accepted: second, reason: null }, []);
+		expect(d.state.rules.map((r) => r.id)).toEqual(["R1", "R2", "R3", "R4"]);
+	});
+
+	it("given no accepted answer for the first diff, then the standing picks are recorded by code", () => {
+		const d = decideAnswer(decidingFrom(twoRules, ledger), failed("model-error"), [pick]);
+		expect(d.picked).toEqual([{ type: "rule-added", data: { id: "R3", words: "always use tabs", source: "u3" } }]);
+		expect([d.diffs, d.failed, d.reason]).toEqual([1, 1, "model-error"]);
+	});
+
+	it("given no accepted answer for a later diff, then no picks are recorded and the first reason stands", () => {
+		const one = decideAnswer(decidingFrom(twoRules, ledger), failed("model-error"), []);
+		const two = decideAnswer(one, failed("unlabeled"), [pick]);
+		expect(two.picked).toEqual([]);
+		expect([two.diffs, two.failed, two.reason]).toEqual([2, 2, "model-error"]);
+	});
+});
+
+describe("decideClose", () => {
+	const span = [msg(3, "go on"), msg(4, "thanks")];
+	const taken = (events: Event[], labeled: string[]): DiffResult => ({
+		accepted: { events, labeled, labels: labeled.map((m) => ({ msg: m, label: "not a rule" })), dropped: [] },
+		reason: null,
+	});
+	const narrative = (text: string): Event => ({ type: "narrative-line", data: { span: 1, text } });
+	const now: Event = { type: "now-set", data: { text: "next: ship" } };
+
+	it("given every diff accepted, then the span closes whole, leaving unlabeled only what no answer judged", () => {
+		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("fixed the test")], ["u3"]), []);
+		const close = decideClose(d, facts(twoRules, span));
+		expect(close.kind).toBe("whole");
+		expect(close.reason).toBeNull();
+		expect(eventTypes(close.closed.events)).toEqual([
+			"command-recorded",
+			"error-recorded",
+			"world-taken",
+			"narrative-line",
+			"span-closed",
+		]);
+		expect(close.closed.events.at(-1)).toEqual({
+			type: "span-closed",
+			data: { span: 1, kind: "whole", unlabeled: ["u4"], reason: null },
+		});
+		expect(close.record.commands).toEqual([{ id: "C1", command: "npm test", exitCode: 1 }]);
+		expect(close.record.errors).toEqual([{ id: "E1", tool: "bash", head: "1 failing" }]);
+		expect(close.closed.details.events[0]?.seq).toBe(twoRules.lastSeq + 1);
+	});
+
+	it("given two chunks' narratives, then the close keeps one line, joined, where Now follows it", () => {
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("first half"), now], ["u3"]), []);
+		const two = decideAnswer(one, taken([narrative("second half")], ["u4"]), []);
+		const close = decideClose(two, facts(twoRules, span));
+		const accepted = close.closed.events.filter((e) => e.type === "narrative-line" || e.type === "now-set");
+		expect(accepted).toEqual([narrative("first half; second half"), now]);
+		expect(close.accepted).toBe(3);
+	});
+
+	it("given one of two diffs accepted, then the span closes partial with the reason and every message unlabeled", () => {
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("first half")], ["u3"]), []);
+		const close = decideClose(decideAnswer(one, failed("model-error"), []), facts(twoRules, span));
+		expect(close.kind).toBe("partial");
+		expect(close.reason).toBe("model-error");
+		expect(close.closed.events.at(-1)).toMatchObject({ data: { kind: "partial", unlabeled: ["u3", "u4"] } });
+	});
+
+	it("given no accepted answer, then the span closes narrative-less with the picks alone and a line that says why", () => {
+		const d = decideAnswer(decidingFrom(twoRules, ledger), failed("model-error"), [pick]);
+		const close = decideClose(d, facts(twoRules, [pick, ...span]));
+		expect(close.kind).toBe("narrative-less");
+		expect(close.closed.events.filter((e) => e.type === "rule-added" || e.type === "narrative-line")).toEqual([
+			{ type: "rule-added", data: { id: "R3", words: "always use tabs", source: "u3" } },
+			narrative("(narrative-less: model-error)"),
+		]);
+		expect(close.closed.state.rules.map((r) => r.id)).toEqual(["R1", "R2", "R3"]);
+	});
+
+	it("given an empty span and no model asked, then the span closes whole with the empty span's line", () => {
+		const d = decideWithoutModel(decidingFrom(twoRules, []), [], null);
+		const close = decideClose(d, facts(twoRules, [], { ledger: [], empty: true }));
+		expect(close.kind).toBe("whole");
+		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([narrative(EMPTY_SPAN_LINE)]);
+		expect(close.accepted).toBe(1);
+	});
+
+	it("given no model, then the span closes narrative-less with the reason, even with nothing picked", () => {
+		const close = decideClose(
+			decideWithoutModel(decidingFrom(twoRules, ledger), [], "no-model"),
+			facts(twoRules, span),
+		);
+		expect([close.kind, close.reason]).toEqual(["narrative-less", "no-model"]);
+	});
+});
