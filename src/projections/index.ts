@@ -1,6 +1,6 @@
 export { RECALL_CHARS, recall, recallAnswer, recallDetail } from "./recall.js";
 export { reportDigest } from "./report.js";
-export { codePoints, cutWhole, isTerminalSafe, safeJson, sanitize, sliceWhole } from "./sanitize.js";
+export { codePoints, cutWhole, headAndTail, isTerminalSafe, safeJson, sanitize, sliceWhole } from "./sanitize.js";
 export { stateJson, stateObject } from "./state-json.js";
 export { anomaliesView, spansView, stateView } from "./state-views.js";
 export { type CapFit, DEFAULT_SUMMARY_CHARS, type Rendered, renderSummary } from "./summary.js";

@@ -2,7 +2,7 @@ import type { Entry, LocatedSpanRecord, SpanRecord } from "../events/index.js";
 import { messageOf, userMessages } from "../events/index.js";
 import type { Command, State } from "../reducers/index.js";
 import { commandsById, errorOrigin } from "./command-text.js";
-import { sanitize, sliceWhole } from "./sanitize.js";
+import { headAndTail, sanitize, sliceWhole } from "./sanitize.js";
 
 /** What `longhaul_recall` can look up: the state, the span records and the branch they were folded from. */
 export interface RecallSources {
@@ -15,15 +15,6 @@ export interface RecallSources {
 export const RECALL_CHARS = 6000;
 /** How much of its end a longer answer keeps; the rest of the cap is its head, and the middle is counted. */
 export const RECALL_TAIL_CHARS = 1000;
-
-/** A long text as its head and tail with what was left out counted, never half a surrogate pair. */
-export function headAndTail(text: string, head: number, tail: number): string {
-	if (text.length <= head + tail) return text;
-	const first = sliceWhole(text, 0, head);
-	const last = sliceWhole(text, text.length - tail);
-	const left = text.length - first.length - last.length;
-	return `${first}\n… ${left} characters left out …\n${last}`;
-}
 
 /** Room the mark `headAndTail` puts between head and tail takes, for a text of `length` characters. */
 const markChars = (length: number): number => "\n…  characters left out …\n".length + String(length).length;

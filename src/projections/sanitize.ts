@@ -57,6 +57,20 @@ export function sliceWhole(text: string, start: number, end = text.length): stri
 	return last <= first ? "" : text.slice(first, last);
 }
 
+/** The mark a cut leaves between a head and a tail, counting what it left out. */
+const leftOut = (left: number): string => `\n… ${left} characters left out …\n`;
+
+/**
+ * A long text as its head and tail with `mark` between (what was left out counted, by default), never half a
+ * surrogate pair: the one way Longhaul shows a text by its ends.
+ */
+export function headAndTail(text: string, head: number, tail: number, mark = leftOut): string {
+	if (text.length <= head + tail) return text;
+	const first = sliceWhole(text, 0, head);
+	const last = sliceWhole(text, text.length - tail);
+	return `${first}${mark(text.length - first.length - last.length)}${last}`;
+}
+
 /** The text whole when it has at most `max` UTF-16 units, else its longest whole-code-point head ending in "…". */
 export function cutWhole(text: string, max: number): string {
 	if (text.length <= max) return text;

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeMessage, type Event, userMessages } from "../../src/events/index.js";
-import { headAndTail, RECALL_CHARS, recall, recallAnswer } from "../../src/projections/recall.js";
-import { codePoints, cutWhole, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
+import { RECALL_CHARS, recall, recallAnswer } from "../../src/projections/recall.js";
+import { codePoints, cutWhole, headAndTail, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
 import { foldTranscript } from "../../src/reducers/index.js";
 import { place, transcriptText } from "../support/transcript.js";
 import { law } from "./laws.js";

@@ -1,17 +1,18 @@
 import type { World } from "../../events/index.js";
 import { type Event, fixerOf } from "../../events/index.js";
+import { headAndTail, sliceWhole } from "../../projections/index.js";
 import type { State } from "../../reducers/index.js";
 
-/** The text on one line, cut to `max` characters with "…" where it is cut. */
+/** The text on one line, cut to `max` characters with "…" where it is cut, never inside a surrogate pair. */
 export function cut(text: string, max: number): string {
 	const line = text.replace(/\s+/g, " ").trim();
-	return line.length <= max ? line : `${line.slice(0, max)}…`;
+	return line.length <= max ? line : `${sliceWhole(line, 0, max)}…`;
 }
 
-/** The text's head and tail with " … " between, when it is longer than both; line breaks kept when `lines`. */
+/** An excerpt for a prompt: the text's head and tail with " … " between, on one line unless `lines`. */
 export function headTail(text: string, head: number, tail: number, lines = false): string {
 	const flat = lines ? text.trim() : text.replace(/\s+/g, " ").trim();
-	return flat.length <= head + tail + 3 ? flat : `${flat.slice(0, head)} … ${flat.slice(-tail)}`;
+	return flat.length <= head + tail + 3 ? flat : headAndTail(flat, head, tail, () => " … ");
 }
 
 /** What a tool call is about, in a word: a bash command, a path, or its arguments as JSON. */

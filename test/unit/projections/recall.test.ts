@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/events/index.js";
-import { headAndTail, RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../src/projections/recall.js";
+import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../src/projections/recall.js";
+import { headAndTail } from "../../../src/projections/sanitize.js";
 import { foldTranscript } from "../../../src/reducers/index.js";
 import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
 
