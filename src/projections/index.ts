@@ -1,4 +1,5 @@
-export { RECALL_CHARS, recall, recallAnswer, recallDetail } from "./recall.js";
+export { RECALL_CHARS, recall, recallAnswer, recallDetail } from "../adapters/recall/by-ref.js";
+export { commandsById, errorOrigin } from "./command-text.js";
 export { reportDigest } from "./report.js";
 export { codePoints, cutWhole, headAndTail, isTerminalSafe, safeJson, sanitize, sliceWhole } from "./sanitize.js";
 export { stateJson, stateObject } from "./state-json.js";

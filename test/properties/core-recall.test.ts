@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { RECALL_CHARS, recall, recallAnswer } from "../../src/adapters/recall/by-ref.js";
 import { decodeMessage, type Event, userMessages } from "../../src/events/index.js";
-import { RECALL_CHARS, recall, recallAnswer } from "../../src/projections/recall.js";
 import { codePoints, cutWhole, headAndTail, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
 import { foldTranscript } from "../../src/reducers/index.js";
 import { place, transcriptText } from "../support/transcript.js";

@@ -1,6 +1,7 @@
 import MiniSearch from "minisearch";
-import { cutWhole, RECALL_CHARS, recallAnswer, sanitize, sliceWhole } from "../../projections/index.js";
+import { cutWhole, sanitize, sliceWhole } from "../../projections/index.js";
 import type { Redactor } from "../redact/index.js";
+import { RECALL_CHARS, recallAnswer } from "./by-ref.js";
 import type { Passage } from "./passages.js";
 import { readable, words } from "./words.js";
 

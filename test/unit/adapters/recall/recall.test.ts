@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../../src/adapters/recall/by-ref.js";
 import { compactedIndex } from "../../../../src/adapters/recall/kept-index.js";
 import type { Passage } from "../../../../src/adapters/recall/passages.js";
 import { compactedPassages } from "../../../../src/adapters/recall/passages.js";
@@ -7,7 +8,6 @@ import { indexPassages, MAX_RESULTS, searchIndex } from "../../../../src/adapter
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { Event } from "../../../../src/events/index.js";
 import { isTerminalSafe } from "../../../../src/projections/index.js";
-import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../../src/projections/recall.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
 import { leakedPiece, plantedKinds } from "../../../support/secrets.js";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Event } from "../../../src/events/index.js";
-import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../src/projections/recall.js";
-import { headAndTail } from "../../../src/projections/sanitize.js";
-import { foldTranscript } from "../../../src/reducers/index.js";
-import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
+import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../../src/adapters/recall/by-ref.js";
+import type { Event } from "../../../../src/events/index.js";
+import { headAndTail } from "../../../../src/projections/sanitize.js";
+import { foldTranscript } from "../../../../src/reducers/index.js";
+import { type EntrySpec, place, transcriptText } from "../../../support/transcript.js";
 
 // What `longhaul_recall` says a command printed, read from the branch's own tool results and `!` runs.
 

@@ -1,8 +1,7 @@
-import type { Entry, LocatedSpanRecord, SpanRecord } from "../events/index.js";
-import { messageOf, userMessages } from "../events/index.js";
-import type { Command, State } from "../reducers/index.js";
-import { commandsById, errorOrigin } from "./command-text.js";
-import { headAndTail, sanitize, sliceWhole } from "./sanitize.js";
+import type { Entry, LocatedSpanRecord, SpanRecord } from "../../events/index.js";
+import { messageOf, userMessages } from "../../events/index.js";
+import { commandsById, errorOrigin, headAndTail, sanitize, sliceWhole } from "../../projections/index.js";
+import type { Command, State } from "../../reducers/index.js";
 
 /** What `longhaul_recall` can look up: the state, the span records and the branch they were folded from. */
 export interface RecallSources {
