@@ -22,8 +22,8 @@ const DecisionEvidence = t.array(t.union([EvidenceId, UserRef]));
 const ExitCode = t.union([t.number, t.null]);
 
 /**
- * Data that may carry the id its producer decided (SPEC 8.7). Events stored before ids were carried have none; the
- * fold gives those the counter id it always gave them.
+ * Data that may carry the id its producer decided (docs/contracts.md, Stored sessions and ids). Events stored before
+ * ids were carried have none; the fold gives those the counter id it always gave them.
  */
 function withId<P extends t.Props, I extends t.Mixed>(
 	props: P,

@@ -5,7 +5,7 @@ import type { Entry } from "../events/transcript.js";
 import type { Folded } from "../reducers/fold.js";
 import type { State } from "../reducers/state.js";
 
-/** The most messages carried from earlier narrative-less or partial passes (seed, When the diff fails). */
+/** The most messages carried from earlier narrative-less or partial passes (docs/how-it-works.md, One pass). */
 export const MAX_CARRIED = 30;
 
 /**

@@ -13,8 +13,9 @@ import { standingRules } from "./standing-rules.js";
 import { isReaderSentence, pickRecords } from "./verify/earlier-words.js";
 
 /**
- * A pass that takes over from another compactor (seed, Taking over from another compactor): the newest compaction
- * on the branch was not Longhaul's, so its summary is shown and the user's earlier messages are offered again.
+ * A pass that takes over from another compactor (docs/how-it-works.md, Taking over from another compactor): the newest
+ * compaction on the branch was not Longhaul's, so its summary is shown and the user's earlier messages are offered
+ * again.
  */
 export interface Takeover {
 	/** The newest foreign compaction's summary, shown head and tail. */
