@@ -10,7 +10,7 @@ const fold = (events: readonly Event[], state: State = initialState): State =>
 		events.map((event) => ({ seq: null, event })),
 	);
 
-describe("ids decided with the events (SPEC 8.7)", () => {
+describe("ids decided with the events (docs/contracts.md, Stored sessions and ids)", () => {
 	it("an event stored without an id gets the counter's number in fold order, as before ids were carried", () => {
 		const state = fold([
 			rule("never push", "u1"),
