@@ -6,9 +6,10 @@ import { readSessionFile } from "../src/adapters/cli/session-file.js";
 import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
 import { replayTranscript } from "../src/adapters/eval/replay.js";
 
-// SPEC 8.6, facts per transcript: each transcript's recorded compactions beside a replay of it through a real pi
-// session (only the model faked) in which the other compactor compacts at the same cuts. A transcript without
-// compactions is first replayed with pi's own compaction every 20 user turns, which records pi's cuts.
+// (docs/contracts.md, Performance targets), facts per transcript: each transcript's recorded compactions beside a
+// replay of it through a real pi session (only the model faked) in which the other compactor compacts at the same cuts.
+// A transcript without compactions is first replayed with pi's own compaction every 20 user turns, which records pi's
+// cuts.
 
 const EVERY = 20;
 

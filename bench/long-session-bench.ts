@@ -2,8 +2,9 @@ import { longSession } from "./long-session.js";
 import { report } from "./measure.js";
 
 /**
- * SPEC 8.6: over the 12-compaction session (here 13, in a real pi session with Longhaul loaded from `root`), the
- * prompts sent sum to at most 25% of the spans' tokens, both by pi's `estimateTokens`: nothing is sent twice.
+ * (docs/contracts.md, Performance targets): over the 12-compaction session (here 13, in a real pi session with Longhaul
+ * loaded from `root`), the prompts sent sum to at most 25% of the spans' tokens, both by pi's `estimateTokens`: nothing
+ * is sent twice.
  */
 export async function longSessionBench(root: string): Promise<void> {
 	const session = await longSession(root);

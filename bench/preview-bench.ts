@@ -2,7 +2,10 @@ import { basename, join } from "node:path";
 import { report } from "./measure.js";
 import { absent, PARSE_SCRIPT, sideBySide, wall } from "./state-bench.js";
 
-/** SPEC 8.3: `longhaul preview FILE` as a whole node process, at most 3 s; the parse floor beside it for scale. */
+/**
+ * (docs/contracts.md, Performance targets): `longhaul preview FILE` as a whole node process, at most 3 s; the parse
+ * floor beside it for scale.
+ */
 export function previewBench(root: string, transcript: string): void {
 	if (absent("preview, whole process", transcript)) return;
 	const launcher = join(root, "bin", "longhaul.js");

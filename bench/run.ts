@@ -18,7 +18,7 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	const root = repoRoot();
 	const shared = resolve(root, "../shared/fixtures/transcripts");
 	process.stdout.write(
-		"Longhaul benchmarks (SPEC 6, 8.6): ratios against baselines measured in this same run, and absolute rates where the spec sets one\n",
+		"Longhaul benchmarks (docs/contracts.md, Performance targets): ratios against baselines measured in this same run, and absolute rates where a target sets one\n",
 	);
 	foldBench();
 	stateBench(root, resolve(shared, "before-compaction.jsonl"));

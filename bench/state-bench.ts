@@ -33,7 +33,10 @@ export function absent(name: string, transcript: string): boolean {
 	return true;
 }
 
-/** SPEC 6: `longhaul state FILE --json` as a whole node process, against a node process that only parses the lines. */
+/**
+ * (docs/contracts.md, Performance targets): `longhaul state FILE --json` as a whole node process, against a node
+ * process that only parses the lines.
+ */
 export function stateBench(root: string, transcript: string): void {
 	if (absent("state vs parse floor", transcript)) return;
 	const launcher = join(root, "bin", "longhaul.js");
@@ -56,7 +59,10 @@ function npm(): { command: string; prefix: readonly string[] } {
 	return cli?.endsWith(".js") ? { command: process.execPath, prefix: [cli] } : { command: "npm", prefix: [] };
 }
 
-/** SPEC 8.6: the README's `npm run state -- FILE`, whole process, against npm running a script that only parses. */
+/**
+ * (docs/contracts.md, Performance targets): the README's `npm run state -- FILE`, whole process, against npm running a
+ * script that only parses.
+ */
 export function npmStateBench(root: string, transcript: string): void {
 	if (absent("npm run state vs npm run parse", transcript)) return;
 	const floorPackage = mkdtempSync(join(tmpdir(), "longhaul-bench-parse-"));

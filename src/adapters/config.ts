@@ -88,7 +88,7 @@ const ConfigCodec = t.readonly(
 		redact: t.boolean,
 	}),
 );
-/** Longhaul's settings (SPEC 3.6); `summarizer` null means the session's own model. */
+/** Longhaul's settings (docs/contracts.md, Inside pi); `summarizer` null means the session's own model. */
 export type Config = t.TypeOf<typeof ConfigCodec>;
 
 const PartialConfigCodec = t.partial(ConfigCodec.type.props);

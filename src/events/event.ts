@@ -26,8 +26,8 @@ export const CloseKindCodec = t.union([t.literal("whole"), t.literal("narrative-
 export type CloseKind = t.TypeOf<typeof CloseKindCodec>;
 
 /**
- * Data that may carry the id its producer decided (SPEC 8.7). Events stored before ids were carried have none; the
- * fold gives those the counter id it always gave them.
+ * Data that may carry the id its producer decided (docs/contracts.md, Stored sessions and ids). Events stored before
+ * ids were carried have none; the fold gives those the counter id it always gave them.
  */
 function withId<P extends t.Props, I extends t.Mixed>(
 	props: P,

@@ -1,7 +1,7 @@
 import type { State, Value } from "../reducers/index.js";
 import { commandsById, cutCommand } from "./command-text.js";
 
-/** The most values the state shows (SPEC 8.5). */
+/** The most values the state shows (docs/contracts.md, Values in the summary). */
 export const SHOWN_VALUES = 20;
 
 /** A value as the state shows it: what kind it is, and the command (or the turn) it came from. */
@@ -36,10 +36,11 @@ function shown(v: Value, commands: ReturnType<typeof commandsById>): (ShownValue
 }
 
 /**
- * The values worth their lines, newest first (SPEC 8.5): no value twice (its newest showing is kept, and a version
- * with a leading `v` is the same as one without); a later value of the same kind from the same command text (or
- * the same name from the model) replaces the earlier; timings and counts code read from a single run are left out
- * (the model may still name one); at most `SHOWN_VALUES`. A projection: the stored events keep every value.
+ * The values worth their lines, newest first (docs/contracts.md, Values in the summary): no value twice (its newest
+ * showing is kept, and a version with a leading `v` is the same as one without); a later value of the same kind from
+ * the same command text (or the same name from the model) replaces the earlier; timings and counts code read from a
+ * single run are left out (the model may still name one); at most `SHOWN_VALUES`. A projection: the stored events keep
+ * every value.
  */
 export function shownValues(state: State): ShownValue[] {
 	const commands = commandsById(state);

@@ -2,7 +2,10 @@ import type { State } from "../reducers/index.js";
 import { safeJson } from "./sanitize.js";
 import { shownValues } from "./shown-values.js";
 
-/** The state as the JSON object of SPEC 3.4, keys in a fixed order (`modelFailures` only when there is one). */
+/**
+ * The state as one JSON object (docs/contracts.md, The state as JSON), keys in a fixed order (`modelFailures` only when
+ * there is one).
+ */
 export function stateObject(state: State): Record<string, unknown> {
 	return {
 		stateFormat: state.stateFormat,

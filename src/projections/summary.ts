@@ -4,7 +4,7 @@ import { commandsById, errorOrigin } from "./command-text.js";
 import { sanitizeText } from "./sanitize.js";
 import { type ShownValue, shownValues } from "./shown-values.js";
 
-/** The rendered summary's default cap, in characters (SPEC 3.6 `summaryChars`). */
+/** The rendered summary's default cap, in characters (`summaryChars`, docs/contracts.md, Inside pi). */
 export const DEFAULT_SUMMARY_CHARS = 12_000;
 
 /** The sections the cap may cut, in the order it cuts them; the rules in force and Now are never cut. */

@@ -101,10 +101,11 @@ function countPast(index: Index, kind: Counted, carried: number): void {
 }
 
 /**
- * The id an entry gets (SPEC 8.7): the id its event carries, unless an entry of the state already has it; else, and
- * for an event stored without one, the counter's next number, as the fold always gave. The counter moves past every
- * id it sees, so its number is always free and no id is given twice: of two events carrying the same id (two racing
- * `longhaul_remember` calls, two forks), the first in fold order keeps it and the later one takes the next number.
+ * The id an entry gets (docs/contracts.md, Stored sessions and ids): the id its event carries, unless an entry of the
+ * state already has it; else, and for an event stored without one, the counter's next number, as the fold always gave.
+ * The counter moves past every id it sees, so its number is always free and no id is given twice: of two events
+ * carrying the same id (two racing `longhaul_remember` calls, two forks), the first in fold order keeps it and the
+ * later one takes the next number.
  */
 function idFor(index: Index, kind: Counted, carried: string | undefined): string {
 	const given = index.given[kind];
@@ -223,7 +224,7 @@ function filesTouched(d: Draft<State>, index: Index, { read, modified }: EventDa
 		index.modified.add(path);
 		d.files.modified.push(path);
 		// Only the first modified path that was read leaves the read set: the fold has always done so, and stored
-		// sessions fold byte for byte (SPEC 8.7) until an issue names the change.
+		// sessions fold byte for byte (docs/contracts.md, Stored sessions and ids) until an issue names the change.
 		moved = moved || index.read.delete(path);
 	}
 	// The read set holds the read list's paths in the list's order, so the list is rebuilt from it.

@@ -70,8 +70,8 @@ export interface State {
 	readonly commands: readonly Command[];
 	readonly errors: readonly LedgerError[];
 	/**
-	 * Absent until the first `model-failed` event: stored sessions (SPEC 8.7) fold to the State they always folded to,
-	 * key for key.
+	 * Absent until the first `model-failed` event: stored sessions (docs/contracts.md, Stored sessions and ids) fold to
+	 * the State they always folded to, key for key.
 	 */
 	readonly modelFailures?: readonly ModelFailure[];
 	readonly files: Held<EventData<"files-touched">>;

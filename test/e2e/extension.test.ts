@@ -151,7 +151,8 @@ describe("Longhaul inside a real pi session", () => {
 			say("ok"),
 		);
 		await h.prompt("remember the flaky test");
-		// The tool answers with the id its stored event carries (SPEC 8.7), not a guess at the fold's numbering.
+		// The tool answers with the id its stored event carries (docs/contracts.md, Stored sessions and ids), not a
+		// guess at the fold's numbering.
 		const answered = h
 			.branch()
 			.flatMap((e) =>

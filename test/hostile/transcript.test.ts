@@ -42,7 +42,10 @@ function fileOf(bytes: Buffer | string): string {
 	return file;
 }
 
-/** A pi session header, put before raw bytes so that `state` reads them (SPEC 8.3: without one it refuses the file). */
+/**
+ * A pi session header, put before raw bytes so that `state` reads them (docs/contracts.md, Commands a user runs:
+ * without one it refuses the file).
+ */
 const HEADER = `${JSON.stringify({ type: "session", version: 3, id: "s" })}\n`;
 
 /**

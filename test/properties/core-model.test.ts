@@ -64,7 +64,8 @@ type Cmd = fc.AsyncCommand<SessionModel, Session>;
 function check(m: SessionModel, r: Session): void {
 	const onBranch = path(r);
 	const got = folded(onBranch);
-	// SPEC 8.7: the ids the pass and the tool carry are the ids the fold gives the same events stored without them.
+	// (docs/contracts.md, Stored sessions and ids): the ids the pass and the tool carry are the ids the fold gives the
+	// same events stored without them.
 	const carried = JSON.stringify(foldEntries(onBranch).state);
 	const counted = JSON.stringify(foldEntries(entriesWithoutIds(onBranch)).state);
 	if (carried !== counted)

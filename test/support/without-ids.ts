@@ -1,6 +1,8 @@
 import type { Event } from "../../src/events/index.js";
 
-/** The event kinds whose ids the fold numbers when an event carries none (SPEC 8.7). */
+/**
+ * The event kinds whose ids the fold numbers when an event carries none (docs/contracts.md, Stored sessions and ids).
+ */
 const COUNTED = new Set(["rule-added", "decision-made", "dead-end-found", "note-remembered"]);
 
 /** The event as it was stored before events carried their ids. */

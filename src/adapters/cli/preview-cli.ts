@@ -11,8 +11,9 @@ import { createRedactor, redactRendered } from "../redact/index.js";
 import { readSession } from "./session-file.js";
 import type { CliResult } from "./state-cli.js";
 
-// `longhaul preview` (SPEC 8.3): what Longhaul would keep if the session were compacted now, at the cut pi would
-// make, with no model: a narrative-less pass over the transcript's bytes, read only, its summary printed.
+// `longhaul preview` (docs/contracts.md, Commands a user runs): what Longhaul would keep if the session were compacted
+// now, at the cut pi would make, with no model: a narrative-less pass over the transcript's bytes, read only, its
+// summary printed.
 
 export const PREVIEW_USAGE = "usage: longhaul preview [FILE] [--world] [--keep-recent-tokens N]";
 

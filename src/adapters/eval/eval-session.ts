@@ -169,7 +169,8 @@ export async function startEvalSession(options: EvalSessionOptions): Promise<Eva
 					() => E.right(undefined),
 					(error: unknown) => E.left(error instanceof Error ? error.message : String(error)),
 				);
-				// Longhaul appends its compaction line one event-loop turn after the compaction (seed, step 6).
+				// Longhaul appends its compaction line one event-loop turn after the compaction (docs/how-it-works.md,
+				// One pass, step 9).
 				await new Promise<void>((resolve) => setTimeout(resolve, 1));
 				return done;
 			},

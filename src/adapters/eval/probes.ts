@@ -73,7 +73,8 @@ export function referenceAt(branch: readonly Entry[], at: number, values: readon
 /** The names the answers get in the judge's prompt, in the order given; they rotate from point to point. */
 export const ANSWER_LABELS = ["X", "Y", "Z"] as const;
 
-// The definition of a rule is the seed's (its Diff step): the same one Longhaul's own prompt gives the summarizer.
+// The definition of a rule (docs/how-it-works.md, One pass, step 5) is the same one Longhaul's own prompt gives the
+// summarizer.
 const JUDGE_SYSTEM = `You grade how well assistants remember a coding session after their context was compacted. You get the
 reference (the user's messages so far, the commands that still fail, and what actually happened next) and the
 answers, labeled X, Y, Z, to the same five questions. Answer with ONE JSON object, nothing else:

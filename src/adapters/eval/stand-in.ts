@@ -112,7 +112,7 @@ function remapped(label: string, recorded: RecordedAnswers, current: ReadonlyMap
 	return `${form} ${targets.join(", ")}`;
 }
 
-/** The stand-in's answer to a Longhaul diff, retry or question prompt (SPEC 3.3). */
+/** The stand-in's answer to a Longhaul diff, retry or question prompt (docs/contracts.md, The diff answer). */
 export function standInAnswer(prompt: string, recorded: RecordedAnswers): string {
 	if (prompt.includes(QUESTIONS_HEADER)) return JSON.stringify({ labels: [] });
 	const current = renderedRuleIds(prompt);

@@ -179,9 +179,9 @@ function withTexts(record: LogRecord, texts: readonly string[]): LogRecord {
 }
 
 /**
- * The diagnostic log writer (seed, The log); a no-op when logging is off. A record with excerpts (pieces of the
- * user's messages, `PI_COMPACT_STATE_DEBUG_EXCERPTS=1`) is written once its secrets are redacted; records keep their
- * order all the same.
+ * The diagnostic log writer (docs/how-it-works.md, The log); a no-op when logging is off. A record with excerpts
+ * (pieces of the user's messages, `PI_COMPACT_STATE_DEBUG_EXCERPTS=1`) is written once its secrets are redacted;
+ * records keep their order all the same.
  */
 export function createLog(config: LogConfig, capabilities: LogCapabilities = processLogCapabilities()): Log {
 	let failures = 0;

@@ -97,7 +97,7 @@ const ExcerptsProps = t.partial({
 	excerpts: t.strict({ rejectedQuotes: t.array(t.string), prunedPaths: t.array(t.string) }),
 });
 
-/** One codec per `event` of the log (seed, The log). */
+/** One codec per `event` of the log (docs/how-it-works.md, The log). */
 const codecs = {
 	/** pi loaded Longhaul, at startup or on a reload. */
 	"extension-loaded": record("extension-loaded", {
@@ -170,5 +170,5 @@ export const LogRecordCodec = t.union([
 	codecs.fallback,
 ]);
 
-/** The names of all log events, in the seed's order. */
+/** The names of all log events, in the order of the log's table (docs/how-it-works.md, The log). */
 export const logEventNames = Object.keys(codecs) as readonly LogEventName[];

@@ -288,7 +288,10 @@ function spanBounds(ids: readonly string[]): Pick<SpanRecord, "bounds"> {
 	return first === undefined || last === undefined ? {} : { bounds: { first, last } };
 }
 
-/** Runs one pass (seed, The pass, steps 1–4): gather, decide, and hand pi what to append. Rejects only on abort or a fault in the pass itself. */
+/**
+ * Runs one pass (docs/how-it-works.md, One pass, steps 1–8): gather, decide, and hand pi what to append. Rejects only
+ * on abort or a fault in the pass itself.
+ */
 export async function runPass(request: PassRequest, caps: PassCapabilities): Promise<PassOutcome> {
 	const timings: Record<string, number> = {};
 	const step: Step = async (name, f) => {

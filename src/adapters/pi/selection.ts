@@ -1,4 +1,4 @@
-/** Which compactor runs, from `PI_COMPACTOR` (SPEC 3.6). */
+/** Which compactor runs, from `PI_COMPACTOR` (docs/contracts.md, Inside pi). */
 export type Selection =
 	| { readonly kind: "longhaul" }
 	| { readonly kind: "pi" }

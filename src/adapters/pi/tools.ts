@@ -21,8 +21,8 @@ function foldedBranch(ctx: ExtensionContext) {
 }
 
 /**
- * `longhaul_remember` and `longhaul_recall` (SPEC 3.6). Recall redacts each whole text it answers from with the
- * project's redactor before it cuts anything, so no cut shows a piece of a secret.
+ * `longhaul_remember` and `longhaul_recall` (docs/contracts.md, Inside pi). Recall redacts each whole text it answers
+ * from with the project's redactor before it cuts anything, so no cut shows a piece of a secret.
  */
 export function registerTools(pi: ExtensionAPI, redactorFor: (cwd: string) => Redactor): void {
 	pi.registerTool(

@@ -9,7 +9,7 @@ let kept: { readonly sources: CompactedSources; readonly index: PassageIndex } |
 const EMPTY = indexPassages([]);
 
 /**
- * The search index of the branch's compacted history, kept between calls (SPEC 8.4 as amended by issue 21): a call
+ * The search index of the branch's compacted history, kept between calls (docs/contracts.md, Recall): a call
  * on the same newest compaction (the same entry as pi holds it, on the same branch path, no event but notes after
  * it changed) reuses the last one built without folding; anything else folds the branch, builds the index afresh
  * and keeps that instead.

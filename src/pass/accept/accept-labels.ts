@@ -201,9 +201,10 @@ function pastedWithdrawal(work: Work, by: UserMessage, ruleText: string): boolea
 }
 
 /**
- * A lift the store cannot apply as named: asked again with the named rule in force shown (seed, Diff), and with any
- * rules the message may withdraw. A withdrawal only pasted or quoted raises no question (seed, When the diff fails),
- * nor does a target that names no rule in force, unless rules the message may withdraw exist. Final, it is dropped.
+ * A lift the store cannot apply as named: asked again with the named rule in force shown (docs/how-it-works.md, One
+ * pass), and with any rules the message may withdraw. A withdrawal only pasted or quoted raises no question
+ * (docs/how-it-works.md, One pass), nor does a target that names no rule in force, unless rules the message may
+ * withdraw exist. Final, it is dropped.
  */
 function unplaced(work: Work, by: UserMessage, label: Label, target: Target, reason: DropReason, rule?: Rule): void {
 	const offered = work.final ? [] : candidates(work, by, label);
@@ -370,7 +371,8 @@ function applyLabel(work: Work, msg: UserMessage, label: Label, words: string | 
 			for (const target of label.targets) lift(work, msg, label, target);
 			return true;
 		case "not-rule":
-			// The reader's pick stands: only `one-off` (or a lift) keeps it from being recorded (seed, Taking over).
+			// The reader's pick stands: only `one-off` (or a lift) keeps it from being recorded (docs/how-it-works.md,
+			// Taking over from another compactor).
 			if (work.standing.has(msg.ref)) recordPick(work, msg, false);
 			else withdrawOwn(work, msg);
 			return true;

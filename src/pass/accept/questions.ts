@@ -33,7 +33,10 @@ function alternatives(targets: readonly string[], prefix: string, keep: string):
 	return [...targets.map((target) => `\`${prefix} ${target}\``), `\`${keep}\``].join(" or ");
 }
 
-/** A `rule` label whose rule would pass the lift check against an earlier rule still in force (the seed's form). */
+/**
+ * A `rule` label whose rule would pass the lift check against an earlier rule still in force (docs/how-it-works.md, One
+ * pass).
+ */
 export function replaceQuestion(msg: string, earlier: ShownRule): Question {
 	return {
 		msg,
@@ -63,7 +66,7 @@ export function replacedQuestion(
 /**
  * A lift the store would refuse, asked again with the rule shown and the rules the message may withdraw. With a
  * named rule and nothing else to offer, the question only shows it: the reply cannot place the lift, the store's
- * check decides, and a lift it still cannot place is dropped (seed, Diff).
+ * check decides, and a lift it still cannot place is dropped (docs/how-it-works.md, One pass).
  */
 export function unplacedQuestion(
 	msg: string,

@@ -11,7 +11,7 @@ import { formatLabel, parseLabel } from "./labels.js";
 // Bounds: every list and string of an answer has one, and the prompt states each (see `boundsText`).
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The bounds of the answer schema (SPEC 3.3). */
+/** The bounds of the answer schema (docs/contracts.md, The diff answer). */
 export const ANSWER_BOUNDS = {
 	/** Labels in one answer: a chunk's span messages plus up to 30 carried ones fit well inside. */
 	labels: 200,
@@ -94,7 +94,7 @@ function closed<R extends t.Props, O extends t.Props>(name: string, required: R,
 	);
 }
 
-/** The diff answer of SPEC 3.3, strict and held to `b`. */
+/** The diff answer (docs/contracts.md, The diff answer), strict and held to `b`. */
 function answerCodec(b: Bounds) {
 	const LabelItem = closed(
 		"a label {msg, label, words?}",

@@ -1,4 +1,4 @@
-/** The default of `retryNoteChars` (SPEC 3.6): the room for a retry note, and for questions. */
+/** The default of `retryNoteChars` (docs/contracts.md, Inside pi): the room for a retry note, and for questions. */
 export const RETRY_NOTE_CHARS = 2000;
 
 /** What a format defect is about; codes go to the log, never message text. */

@@ -2,7 +2,7 @@ import type { Dropped } from "../accept/index.js";
 import { ANSWER_BOUNDS, type RawAnswer } from "./answer.js";
 
 // A single-mode answer read within the relaxed bounds (`readRelaxedAnswer`) is brought within the schema's here,
-// so that what is stored fits it (a deliberate extension of the seed's retry: see docs/how-it-works.md). Lists keep
+// so that what is stored fits it (a deliberate extension of the retry: docs/how-it-works.md, One pass). Lists keep
 // their first items; the model's own prose is cut at a word with "…". Labels, words, ids and value strings are
 // never touched: an answer past their bounds is not read, and is retried.
 

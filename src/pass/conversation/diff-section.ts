@@ -148,7 +148,7 @@ function afterFirst(state: DiffState, parsed: Parsed): Step {
 }
 
 /**
- * The chunk's next step once a call came back (the seed's Diff and When the diff fails): an answer cut at the output
+ * The chunk's next step once a call came back (docs/how-it-works.md, One pass): an answer cut at the output
  * limit with nothing usable is asked again with twice the budget; then one retry; then the questions, once.
  */
 export function hearDiff(state: DiffState, heard: SectionHeard): Step {

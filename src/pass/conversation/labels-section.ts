@@ -101,9 +101,9 @@ export function startLabels(context: LabelsContext, first: string): Step {
 }
 
 /**
- * The labels section (seed, Turns mode): every offered message labeled, repaired up to twice (only the failing
- * messages are asked again); lift questions are asked once, in the next turn, and a lift refused because its rule
- * was replaced that the last turn first raised gets one more turn. A label still failing is dropped.
+ * The labels section (docs/turns-mode.md, The gate): every offered message labeled, repaired up to twice (only the
+ * failing messages are asked again); lift questions are asked once, in the next turn, and a lift refused because its
+ * rule was replaced that the last turn first raised gets one more turn. A label still failing is dropped.
  */
 export function hearLabels(state: LabelsState, heard: SectionHeard): Step {
 	if (heard.kind === "failed") return finish({ ...state, reason: state.reason ?? heard.reason });

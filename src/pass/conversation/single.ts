@@ -15,7 +15,7 @@ export interface ChunkDiff {
 /**
  * Single mode's conversation for one chunk: one section, asked in single calls that each carry the whole prompt.
  * A short rule message whose given words stand nowhere is recorded whole here (`unwrittenWhole`), a deliberate
- * exception turns mode does not make (docs/how-it-works.md, the diff).
+ * exception turns mode does not make (docs/contracts.md, The diff answer).
  */
 export function chunkPlan(context: DiffContext): Plan {
 	const ctx = { ...context.ctx, unwrittenWhole: true };

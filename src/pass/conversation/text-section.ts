@@ -66,7 +66,7 @@ export function startText(
 	return { kind: "ask", state, ask: { purpose: "diff", text: first } };
 }
 
-/** A section other than the labels (seed, Turns mode): gated after every answer, repaired up to twice. */
+/** A section other than the labels (docs/turns-mode.md, The gate): gated after every answer, repaired up to twice. */
 export function hearText(state: TextState, heard: SectionHeard): Step {
 	if (heard.kind === "failed") return finish({ ...state, reason: state.reason ?? heard.reason });
 	const read = readSection(state.section, heard.text);

@@ -98,9 +98,9 @@ function digestOf(input: TurnsInput): string {
 }
 
 /**
- * Turns mode (seed, Turns mode) as a conversation: one section a turn in the fixed order, the Digest in the first
- * turn, `show(ref)` as the only tool, the gate after every answer, within the pass's and each turn's time budget.
- * The model names no values; standing rules read by code carry no label.
+ * Turns mode (docs/turns-mode.md, The conversation) as a conversation: one section a turn in the fixed order, the
+ * Digest in the first turn, `show(ref)` as the only tool, the gate after every answer, within the pass's and each
+ * turn's time budget. The model names no values; standing rules read by code carry no label.
  */
 export function turnsPlan(input: TurnsInput, budgets: TurnsBudgets, maxTokens: number): Plan {
 	const { ctx } = input;

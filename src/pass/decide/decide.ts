@@ -6,7 +6,8 @@ import { type Closed, closeSpan } from "./close.js";
 
 // The pass's decisions (emmett's decider): each is `(state, inputs) → events`, pure. The pass gathers the inputs
 // (the fold, the span, the World, the model's answers), calls these in order and appends what they decide; the
-// reducer records. Ids are decided with the events, from the state each decision decides on (SPEC 8.7).
+// reducer records. Ids are decided with the events, from the state each decision decides on (docs/contracts.md, Stored
+// sessions and ids).
 
 /** The parts of an accepted answer (a chunk's, or the turns conversation's) the pass keeps. */
 export interface TakenAnswer {

@@ -1,6 +1,6 @@
 /**
- * Commands whose exit 1 reports an answer, not a failure (SPEC 8.5): grep and its kin found nothing, diff and cmp
- * found a difference, test and `[` were false.
+ * Commands whose exit 1 reports an answer, not a failure (docs/contracts.md, Values in the summary): grep and its kin
+ * found nothing, diff and cmp found a difference, test and `[` were false.
  */
 const ANSWER_ON_ONE: ReadonlySet<string> = new Set(["grep", "rg", "egrep", "fgrep", "diff", "cmp", "test", "["]);
 

@@ -3,7 +3,10 @@ import type { State } from "../../reducers/index.js";
 import { ANSWER_BOUNDS, LABEL_FORMS } from "../answer/index.js";
 import { argsText, cut, fileLines, headTail, ledgerLines, worldLines } from "./prompt-parts.js";
 
-/** A user message is shown whole up to this many characters, with "…" where a longer one is cut (seed). */
+/**
+ * A user message is shown whole up to this many characters, with "…" where a longer one is cut (docs/how-it-works.md,
+ * One pass).
+ */
 export const SHOWN_MESSAGE_CHARS = 240;
 /** Taking over, an earlier message is shown cut to its start, this many characters, with "…" where it is cut. */
 export const EARLIER_MESSAGE_CHARS = 160;
@@ -118,7 +121,10 @@ Answer format:
 {"labels":[{"msg":"u7","label":"rule"}],"objective":"optional, only when it changed","decisions":[{"text":"…","evidence":["C12"]}],"deadEnds":[{"text":"…","evidence":["E3"]}],"narrative":"one line for the work log","now":"what is in progress and what comes next","values":[{"name":"dev server port","value":"5173","turn":"u7"}]}
 A value's "turn" names the user message that opened the turn whose text shows the value verbatim.`;
 
-/** The diff prompt of one call (SPEC 3.3 is the answer; the prompt text itself is free). */
+/**
+ * The diff prompt of one call (docs/contracts.md, The diff answer: the answer is fixed; the prompt text itself is
+ * free).
+ */
 export function diffPrompt(input: PromptInput): Prompt {
 	const calls = new Map<string, string>();
 	for (const event of input.ledger)

@@ -4,7 +4,7 @@ import type { Entry } from "../../events/index.js";
 import { type Message, messageOf, type UserMessage, userMessages } from "../../events/index.js";
 import type { Folded, State } from "../../reducers/index.js";
 
-/** The most messages carried from earlier narrative-less or partial passes (seed, When the diff fails). */
+/** The most messages carried from earlier narrative-less or partial passes (docs/how-it-works.md, One pass). */
 export const MAX_CARRIED = 30;
 
 /**

@@ -18,14 +18,14 @@ import {
 import { is, isCount, isPlural, type WordClass } from "./reader/words.js";
 
 /*
- * The takeover's standing-rule reader (seed, "Taking over from another compactor"), read for its purpose: a clause
- * that instructs how work goes from now on is a standing rule; one that states a fact, complains, asks or quotes
- * describes a thing. A message it picks is recorded unless the model labels it `one-off`, and a message it leaves
- * out is still shown to the model and labeled. The reading asks one question of each rule word: who or what does
+ * The takeover's standing-rule reader (docs/how-it-works.md, Taking over from another compactor), read for its purpose:
+ * a clause that instructs how work goes from now on is a standing rule; one that states a fact, complains, asks or
+ * quotes describes a thing. A message it picks is recorded unless the model labels it `one-off`, and a message it
+ * leaves out is still shown to the model and labeled. The reading asks one question of each rule word: who or what does
  * it bind? The agent told what to do (an imperative, "you must"), the team ("we never"), the user's will ("I don't
  * want"), or a norm on the work ("the tests must always pass") instruct; a thing ("the build never finishes"), the
- * agent described ("you never listen") or the user described ("I always forget") do not. Senses in which a rule
- * word lays down nothing whoever it binds ("only 3 tests", "never seen", "stop the server") are the named rows of
+ * agent described ("you never listen") or the user described ("I always forget") do not. Senses in which a rule word
+ * lays down nothing whoever it binds ("only 3 tests", "never seen", "stop the server") are the named rows of
  * reader/exceptions.ts; the words each class holds are reader/words.ts. It is measured on a labeled corpus
  * (test/fixtures/reader-corpus, `npm run bench`).
  */
@@ -37,7 +37,7 @@ import { is, isCount, isPlural, type WordClass } from "./reader/words.js";
 /** Commas, semicolons, colons, brackets, ellipses, and dashes set between spaces ("two-space" is a word). */
 const CLAUSE_BREAK = /[,;:()[\]{}\u2026]|\s[-\u2013\u2014]+\s|[\u2013\u2014]/;
 
-/** "from now on" and its kin: the seed's three, and the same sense in other words. */
+/** "from now on" and its kin: its three given forms, and the same sense in other words. */
 const FROM_NOW_ON =
 	/\b(?:from now on(?:wards?)?|from now onwards?|from here on(?: out)?|from this point (?:on|forward|onwards?)|going forward|henceforth)\b/;
 

@@ -9,8 +9,9 @@ import { judgedUntil, newestCompaction, type SpanSlice } from "../span/index.js"
 import { standingRules } from "./standing-rules.js";
 
 /**
- * A pass that takes over from another compactor (seed, Taking over from another compactor): the newest compaction
- * on the branch was not Longhaul's, so its summary is shown and the user's earlier messages are offered again.
+ * A pass that takes over from another compactor (docs/how-it-works.md, Taking over from another compactor): the newest
+ * compaction on the branch was not Longhaul's, so its summary is shown and the user's earlier messages are offered
+ * again.
  */
 export interface Takeover {
 	/** The newest foreign compaction's summary, shown head and tail. */

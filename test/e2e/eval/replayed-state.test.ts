@@ -8,15 +8,15 @@ import { runReplayCli } from "../../../src/adapters/eval/replay-cli.js";
 import { copyShared, describeShared, repoRoot } from "../../support/shared.js";
 
 /*
- * SPEC 8.7, on sessions Longhaul wrote: each real transcript in ../shared replayed through Longhaul inside pi
- * (`longhaul replay FILE --out DIR`, the faux model, every compaction Longhaul's), then `longhaul state FILE --json`
- * on the session the replay wrote. The replayed files differ run to run (pi's entry ids and timestamps, the temp
- * cwd, faux's API name, each pass's `ms`), but none of that reaches `state --json`, which is the same bytes on every
- * run; its sha256 is pinned here (the output holds the transcripts' words, which may not be committed). Made again
- * for issue 20's open errors, the one change meant: a failed edit fixed by a later edit of its file, an aborted
- * command no error, the session's model failing a `model-failed` of its own (before-compaction: 4 open errors to 0,
- * 3 fixed to 6; large-session: 6 open to 3, and `modelFailures` [terminated]); every other key the same bytes.
- * docs/architecture.md says when and how to make them again.
+ * (docs/contracts.md, Stored sessions and ids), on sessions Longhaul wrote: each real transcript in ../shared replayed
+ * through Longhaul inside pi (`longhaul replay FILE --out DIR`, the faux model, every compaction Longhaul's), then
+ * `longhaul state FILE --json` on the session the replay wrote. The replayed files differ run to run (pi's entry ids
+ * and timestamps, the temp cwd, faux's API name, each pass's `ms`), but none of that reaches `state --json`, which is
+ * the same bytes on every run; its sha256 is pinned here (the output holds the transcripts' words, which may not be
+ * committed). Made again for issue 20's open errors, the one change meant: a failed edit fixed by a later edit of its
+ * file, an aborted command no error, the session's model failing a `model-failed` of its own (before-compaction: 4 open
+ * errors to 0, 3 fixed to 6; large-session: 6 open to 3, and `modelFailures` [terminated]); every other key the same
+ * bytes. docs/architecture.md says when and how to make them again.
  */
 
 const sha = (text: string) => createHash("sha256").update(text).digest("hex");

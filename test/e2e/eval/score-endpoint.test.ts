@@ -240,7 +240,7 @@ describe("longhaul score against a local OpenAI-compatible endpoint declared in 
 			[],
 		]);
 
-		// The judge is given the seed's definition of a rule.
+		// The judge is given the prompt's definition of a rule.
 		const judge = requests.find((r) => textOf(r.body.messages[0]).startsWith("You grade"));
 		expect(textOf(judge?.body.messages[0])).toContain("a complaint about how the assistant works");
 

@@ -44,7 +44,7 @@ describe("the labels of the real transcripts' messages (transcripts.json)", () =
 		/\b(?:never|always|don'?t|don\u2019t|do not|must|mustn'?t|stop|only|from now on|from here on|going forward)\b/i;
 
 	it.skipIf(!hasShared)(
-		"list every message that holds a rule word, so one listed nowhere reads `not` by the seed (needs ../shared)",
+		"list every message that holds a rule word, so one listed nowhere reads `not` by the reader's definition (needs ../shared)",
 		() => {
 			for (const [name, labeled] of Object.entries(labels ?? {})) {
 				const users = userMessages(branchOf(readTranscript(readFileSync(copyShared(name), "utf8")).entries).entries);

@@ -15,7 +15,10 @@ export function given(...before: Event[]) {
 	};
 }
 
-/** A rule added; with `id`, the id its producer decided (SPEC 8.7), else none, as events stored before ids were. */
+/**
+ * A rule added; with `id`, the id its producer decided (docs/contracts.md, Stored sessions and ids), else none, as
+ * events stored before ids were.
+ */
 export const ruleAdded = (words: string, source: string, id?: string): Event => ({
 	type: "rule-added",
 	data: id === undefined ? { words, source } : { words, source, id },

@@ -5,7 +5,7 @@ import { applied } from "../../support/applied.js";
 import { place, transcriptText } from "../../support/transcript.js";
 import { note, ruleAdded as rule } from "./given.js";
 
-describe("ids decided with the events (SPEC 8.7)", () => {
+describe("ids decided with the events (docs/contracts.md, Stored sessions and ids)", () => {
 	it("an event stored without an id gets the counter's number in fold order, as before ids were carried", () => {
 		const state = applied(initialState, [
 			rule("never push", "u1"),

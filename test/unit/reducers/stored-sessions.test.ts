@@ -9,15 +9,15 @@ import { copyShared, hasShared, repoRoot } from "../../support/shared.js";
 import { storedSessionText } from "../../support/stored-session.js";
 
 /*
- * SPEC 8.7: sessions stored with stateFormat 1 fold to the same state, byte for byte. The expected outputs were made
- * by the fold as it was before events carried their ids (commit 865b150): golden files for the project's own
- * transcripts, and only sha256 digests for the real ones in ../shared, which may not be committed. The `--json`
- * golden files were made again after issue 14, which names its change of the values view (SPEC 8.5); the folded
- * States (`*.fold.txt`) are still those of 865b150. The e2e sessions (`e2e-*.jsonl`, three scenarios played in a
- * real pi session with Longhaul by test/support/make-golden-sessions.ts) and their `state --json` outputs
- * (`e2e-*.state.txt`) were made by 2cb1861, before the core was reshaped as a decider; the real transcripts
- * replayed through Longhaul are pinned in test/e2e/eval/replayed-state.test.ts. docs/architecture.md says when and
- * how to make them again.
+ * (docs/contracts.md, Stored sessions and ids): sessions stored with stateFormat 1 fold to the same state, byte for
+ * byte. The expected outputs were made by the fold as it was before events carried their ids (commit 865b150): golden
+ * files for the project's own transcripts, and only sha256 digests for the real ones in ../shared, which may not be
+ * committed. The `--json` golden files were made again after issue 14, which names its change of the values view
+ * (docs/contracts.md, Values in the summary); the folded States (`*.fold.txt`) are still those of 865b150. The e2e
+ * sessions (`e2e-*.jsonl`, three scenarios played in a real pi session with Longhaul by
+ * test/support/make-golden-sessions.ts) and their `state --json` outputs (`e2e-*.state.txt`) were made by 2cb1861,
+ * before the core was reshaped as a decider; the real transcripts replayed through Longhaul are pinned in
+ * test/e2e/eval/replayed-state.test.ts. docs/architecture.md says when and how to make them again.
  */
 
 const golden = (name: string) => readFileSync(join(repoRoot, "test/fixtures/golden", name), "utf8");
@@ -30,7 +30,7 @@ async function outputs(path: string): Promise<{ json: string; fold: string }> {
 	return { json: cli.stdout, fold: `${JSON.stringify(foldTranscript(readFileSync(path, "utf8")).state, null, 2)}\n` };
 }
 
-describe("stored sessions fold to the same state, byte for byte (SPEC 8.7)", () => {
+describe("stored sessions fold to the same state, byte for byte (docs/contracts.md, Stored sessions and ids)", () => {
 	it("the demo transcript", async () => {
 		const got = await outputs(join(repoRoot, "test/fixtures/demo/demo.jsonl"));
 		expect(got.json).toBe(golden("demo.state.txt"));

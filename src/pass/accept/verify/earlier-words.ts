@@ -5,10 +5,10 @@ import { cleanWords, type RecordedWords, WORDS_OVER } from "./rule-words.js";
 import { occurrences, onWordBoundaries, type Region } from "./words.js";
 
 /*
- * The words a takeover records from the user's earlier messages (seed, Taking over from another compactor): a
- * message the standing-rule reader picks is recorded whole up to 600 characters, and a rule in an earlier message
- * the prompt showed cut, or a longer pick, is recorded from the exact words the model gave for it. A longer pick
- * with no such words records the sentences the reader read as rules, until a label judges it (`pickRecords`).
+ * The words a takeover records from the user's earlier messages (docs/how-it-works.md, Taking over from another
+ * compactor): a message the standing-rule reader picks is recorded whole up to 600 characters, and a rule in an earlier
+ * message the prompt showed cut, or a longer pick, is recorded from the exact words the model gave for it. A longer
+ * pick with no such words records the sentences the reader read as rules, until a label judges it (`pickRecords`).
  */
 
 /** The quotable text a standing pick stands for: the whole; of several goal objectives, the first read as a rule. */
@@ -28,7 +28,7 @@ export function pickNeedsWords(message: UserMessage): boolean {
 /**
  * The words a standing pick records by itself: its `pickRegion` whole. None when that is over `WORDS_OVER`
  * characters: rules are never cut from the summary, so a pasted message recorded whole would stand in every summary
- * for good, and the seed's 600-character rule asks for the rule's exact words, which only a label can give.
+ * for good, and the 600-character rule asks for the rule's exact words, which only a label can give.
  */
 export function pickWords(message: UserMessage): RecordedWords | undefined {
 	const region = pickRegion(message);
@@ -40,9 +40,9 @@ export function pickWords(message: UserMessage): RecordedWords | undefined {
 /**
  * The rules a standing pick records by itself, when no label's words for it verified: `pickWords`, or for a pick
  * over `WORDS_OVER` characters each sentence of it the standing-rule reader reads as a rule, verbatim and once
- * (`ruleSentences`). Deliberate: the seed asks a long message for the rule's exact words, which only a label gives;
- * rather than lose the rule while no label verifies, the reader's sentences stand for it, never the pasted text
- * around them, and the message is offered for a label again.
+ * (`ruleSentences`). Deliberate (docs/how-it-works.md, Taking over from another compactor): a long message is asked for
+ * the rule's exact words, which only a label gives; rather than lose the rule while no label verifies, the reader's
+ * sentences stand for it, never the pasted text around them, and the message is offered for a label again.
  */
 export function pickRecords(message: UserMessage): RecordedWords[] {
 	const whole = pickWords(message);

@@ -89,12 +89,13 @@ function fromWords(message: UserMessage, at: Region): RecordedWords {
 }
 
 /**
- * The words a `rule` label records, copied from the user's text: the seed's length rules, words that start or end
- * inside a word sent back, a quote cited under the wrong message bound to the newest message that holds it, and
- * text no user wrote refused. With `unwrittenWhole` (single mode), a message of at most `WHOLE_UP_TO` characters
- * whose words stand nowhere is recorded whole, as it would be with any words it holds: a deliberate exception to
- * the seed, since the label is the model's judgement and the words only a quote. Words are found with whitespace
- * runs and quote marks retyped (`looseOccurrences`). `branch` is every user message of the branch, oldest first.
+ * The words a `rule` label records, copied from the user's text: the length rules (docs/how-it-works.md, One pass),
+ * words that start or end inside a word sent back, a quote cited under the wrong message bound to the newest message
+ * that holds it, and text no user wrote refused. With `unwrittenWhole` (single mode), a message of at most
+ * `WHOLE_UP_TO` characters whose words stand nowhere is recorded whole, as it would be with any words it holds,
+ * deliberately (docs/contracts.md, The diff answer): the label is the model's judgement and the words only a quote.
+ * Words are found with whitespace runs and quote marks retyped (`looseOccurrences`). `branch` is every user message of
+ * the branch, oldest first.
  */
 export function ruleWords(
 	message: UserMessage,

@@ -25,8 +25,9 @@ const FOREIGN_TAIL = 1500;
 const messageLine = (u: UserMessage, text: string) => JSON.stringify({ msg: u.ref, text });
 
 /**
- * The Digest (seed, Turns mode): the state so far, the span's user messages whole, the ledger, the file lists, the
- * World and a condensed transcript; taking over, the earlier summary and the user's earlier messages too.
+ * The Digest (docs/turns-mode.md, The conversation): the state so far, the span's user messages whole, the ledger, the
+ * file lists, the World and a condensed transcript; taking over, the earlier summary and the user's earlier messages
+ * too.
  */
 export function digest(input: DigestInput): string {
 	const commands = input.ledger.flatMap((e) => (e.type === "command-recorded" ? [e.data] : []));

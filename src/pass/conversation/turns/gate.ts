@@ -28,7 +28,10 @@ export interface Verdict {
 
 type Text = "narrative" | "objective" | "now";
 
-/** A text field within its cap (the narrative's is the seed's; the others are the single mode's bounds). */
+/**
+ * A text field within its cap (the narrative's is turns mode's own, docs/turns-mode.md, The gate; the others are the
+ * single mode's bounds).
+ */
 function withinCap(key: Text, value: string | undefined): Failure[] {
 	const cap = ANSWER_BOUNDS[key];
 	if (value === undefined || value.length <= cap) return [];

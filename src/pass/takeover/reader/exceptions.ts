@@ -134,7 +134,7 @@ export const EXCEPTIONS: readonly Exception[] = [
 		reads: "one-off",
 		example: "don't run it, just read the log",
 		unlike: "don't run the migrations by hand",
-		// "don't forget it" is the seed's rule: forgetting is no act on the thing.
+		// "don't forget it" is a rule: forgetting is no act on the thing.
 		applies: (at) =>
 			at.word !== "only" &&
 			at.after.length === 2 &&

@@ -4,7 +4,10 @@
  */
 
 const CLASSES = {
-	/** The seed's rule words; "do not" is read from its two words, "mustn't" is "must". */
+	/**
+	 * The standing-rule reader's rule words (docs/how-it-works.md, Taking over from another compactor); "do not" is
+	 * read from its two words, "mustn't" is "must".
+	 */
 	rule: "never always don't must mustn't stop only",
 	/** Words that only lead into a sentence and say nothing of its form. */
 	leadIn:

@@ -58,7 +58,7 @@ describe("score's probes", () => {
 		expect(x).toMatchObject({ rulesInForce: [], valuesRecalled: 1, next: "unjudged" });
 	});
 
-	it("the judge is given the seed's definition of a rule, and requirements apart from rules", () => {
+	it("the judge is given the prompt's definition of a rule, and requirements apart from rules", () => {
 		const prompt = judgePrompt(reference, ["a", "b", "c"]);
 		expect(prompt.system).toContain("an instruction about how\n  the work goes from now on, however it is phrased");
 		expect(prompt.system).toContain("a complaint about how the assistant works");

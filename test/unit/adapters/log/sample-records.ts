@@ -32,7 +32,7 @@ export const compactionRecord: LogRecordOf<"compaction"> = {
 	durationMs: 5_530,
 };
 
-/** One record of each event the log writes, in the seed's order. */
+/** One record of each event the log writes, in the order of the log's table (docs/how-it-works.md, The log). */
 export const sampleRecords: readonly LogRecord[] = [
 	{ event: "extension-loaded", ...session, piVersion: "0.73.1", piVersionVerified: true },
 	compactionRecord,

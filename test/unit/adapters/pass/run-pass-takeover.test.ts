@@ -433,13 +433,14 @@ describe("runPass taking over a session that already has a state", () => {
 describeShared("runPass on a real session pi compacted twice (before-compaction.jsonl)", () => {
 	/**
 	 * The user's messages before the span (u1–u24, the two spans pi summarized), read one by one. Three hold a rule
-	 * word, and the seed's reader keeps all three:
+	 * word, and the standing-rule reader keeps all three:
 	 * - u5 "i would only want e2e tests for AgentSession, anything else is shitty. …": a clause with "only" in which
 	 *   the user says what they want; no request for now, no withdrawal, nothing described.
 	 * - u6 "this plan must be written in such a way, that you can start a new session …": a norm on how the plan is
 	 *   written, standing over every later session. (This row changed with the reader of issue 15: today's reader read
 	 *   its "must" as describing the plan, like "an option that keeps only lines"; but the clause instructs how the
-	 *   work goes from now on, it describes nothing the plan does, so by the seed's conditions it is a standing rule.)
+	 *   work goes from now on, it describes nothing the plan does, so by the reader's conditions (docs/how-it-works.md,
+	 *   Taking over from another compactor) it is a standing rule.)
 	 * - u14 "you can look up the detailed history … (don't read the full file!)": a clause with "don't" addressed to
 	 *   the agent, standing over every later look-up of that file; no "yet", "for now" or "this time".
 	 * None says "from now on", "from here on" or "going forward"; the other 21 are labeled by the model.

@@ -21,8 +21,8 @@ import { copyShared, describeShared, repoRoot } from "../../../support/shared.js
 
 // large-session.jsonl compacted by pi's own compactor after u84 (keeping u81 on), then Longhaul takes over with a
 // model that fails. u70 and u73 are long pastes of a crash (2,023 and 1,311 characters) with a rule sentence on top:
-// the seed asks a long message for the rule's exact words, none verified, so the reader's sentences stand for it
-// and the message is offered for a label again.
+// a long message needs the rule's exact words (docs/how-it-works.md, Taking over from another compactor), none
+// verified, so the reader's sentences stand for it and the message is offered for a label again.
 
 const U70 = "hm, i selected the theme while you were working and got a crash, that should never happen.";
 const U73 = "invalid themes must NEVER explode";

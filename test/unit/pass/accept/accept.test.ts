@@ -384,7 +384,7 @@ describe("accepting lifts", () => {
 describe("asking whether a new rule replaces an earlier one", () => {
 	const earlier = ["always indent with tabs", ...Array.from({ length: 15 }, (_, i) => `step ${i + 2}`)];
 
-	it("asks, in the seed's words, about a rule label whose rule would pass the lift check against an earlier rule", () => {
+	it("asks, in the words of the replace question, about a rule label whose rule would pass the lift check against an earlier rule", () => {
 		const state = withRules([{ words: "always indent with tabs", source: "u1" }]);
 		const texts = [...earlier, "switch to two-space indentation instead of tabs from now on"];
 		const out = acceptAnswer(context(texts, { state, span: ["u17"] }), answer([{ msg: "u17", label: "rule" }]));

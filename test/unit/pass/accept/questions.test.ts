@@ -10,7 +10,7 @@ describe("questions for one more call", () => {
 	const q1 = replaceQuestion("u17", { id: "u2", text: "always indent with tabs" });
 	const q2 = replaceQuestion("u18", { id: "u3", text: "x".repeat(400) });
 
-	it("asks in the seed's form", () => {
+	it("asks in the form of (docs/how-it-works.md, One pass)", () => {
 		expect(q1.text).toBe(
 			"u17 is labeled `rule` and may replace the rule u2 gave (always indent with tabs): answer `rule and lifts u2` or `rule`",
 		);

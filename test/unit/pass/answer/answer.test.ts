@@ -24,7 +24,7 @@ const full = {
 };
 
 describe("reading the model's answer", () => {
-	it("decodes the answer of SPEC 3.3", () => {
+	it("decodes the answer of (docs/contracts.md, The diff answer)", () => {
 		expect(right(full)).toEqual(full);
 	});
 

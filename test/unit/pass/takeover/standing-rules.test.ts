@@ -10,7 +10,10 @@ type Row = readonly [text: string, standing: boolean, why: string];
 const RULE = true;
 const NOT = false;
 
-/** Every example sentence of the seed's paragraph "Taking over from another compactor". */
+/**
+ * Every example sentence of the reader's definition (the examples docs/how-it-works.md, Taking over from another
+ * compactor gives, and their kin).
+ */
 const SEED: readonly Row[] = [
 	["never deploy on a Friday, not even this time", RULE, "judged clause by clause: 'not even this time' widens"],
 	["don't forget it", RULE, "'don't forget' withdraws nothing, and 'don't' is a rule word"],
@@ -104,8 +107,8 @@ const SUBJECTS: readonly Row[] = [
 ];
 
 const RELATIVES: readonly Row[] = [
-	// The seed's "describing a thing" in the sentences users write: a rule word in a relative clause about a thing
-	// describes that thing, whatever opens the sentence.
+	// "Describing a thing" (docs/how-it-works.md, Taking over from another compactor) in the sentences users write: a
+	// rule word in a relative clause about a thing describes that thing, whatever opens the sentence.
 	["add an option that keeps only lines", NOT, "'only' in the clause about the option, though 'add' opens it"],
 	[
 		"add a --grep option that keeps only lines matching the pattern",
@@ -193,7 +196,7 @@ const PROBES: readonly Row[] = [
 describe("the standing-rule reader", () => {
 	const tables: readonly (readonly [string, readonly Row[]])[] = [
 		["the issue's probes", PROBES],
-		["the seed's examples", SEED],
+		["the definition's examples", SEED],
 		["questions", QUESTIONS],
 		["requests for now", FOR_NOW],
 		["withdrawals", WITHDRAWALS],
