@@ -266,17 +266,18 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 		const system = model.requests[0]?.system ?? "";
 		const B = ANSWER_BOUNDS;
 		for (const phrase of [
-			`a label at most ${B.label} characters`,
-			`"words" at most ${B.words}`,
-			`at most ${B.decisions} decisions and ${B.deadEnds} dead ends`,
-			`each "text" at most ${B.text} characters with at most ${B.evidence} evidence ids`,
-			`at most ${B.values} values`,
-			`a "name" at most ${B.valueName} characters and a "value" at most ${B.value}`,
-			`"objective" at most ${B.objective} characters, "narrative" at most ${B.narrative}, "now" at most ${B.now}`,
+			`a label max ${B.label} chars`,
+			`"words" max ${B.words}`,
+			`max ${B.decisions} decisions and ${B.deadEnds} dead ends`,
+			`each "text" max ${B.text} with max ${B.evidence} evidence ids`,
+			`max ${B.values} values`,
+			`"name" max ${B.valueName}, "value" max ${B.value}`,
+			`"objective" max ${B.objective}, "narrative" max ${B.narrative}, "now" max ${B.now}`,
 		])
 			expect(system).toContain(phrase);
 		expect(system).toContain("a complaint about how the agent works");
 		expect(system).toContain("a question that asks for a standing change");
 		expect(system).toContain("add it as a decision, the user's requirement in plain words, with that message's u<n>");
+		expect(system).toContain("how the work goes from now on, however phrased");
 	});
 });
