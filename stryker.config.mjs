@@ -10,7 +10,13 @@ export default {
 	testRunner: "vitest",
 	vitest: { related: false, configFile: "vitest.mutation.config.mjs" },
 	coverageAnalysis: "perTest",
-	mutate: ["src/events/**/*.ts", "src/reducers/**/*.ts", "src/projections/**/*.ts", "src/pass/accept/verify/**/*.ts"],
+	mutate: [
+		"src/events/**/*.ts",
+		"src/reducers/**/*.ts",
+		"src/projections/**/*.ts",
+		"src/pass/accept/verify/**/*.ts",
+		"src/pass/conversation/**/*.ts",
+	],
 	testFiles: [
 		"test/unit/events/**/*.test.ts",
 		"test/unit/reducers/**/*.test.ts",
@@ -32,6 +38,10 @@ export default {
 		"test/hostile/transcript.test.ts",
 		"test/unit/adapters/redact/**/*.test.ts",
 		"test/properties/redact.test.ts",
+		"test/unit/pass/conversation/**/*.test.ts",
+		"test/unit/adapters/pass/turns.test.ts",
+		"test/unit/adapters/pass/diff-rules.test.ts",
+		"test/properties/turns.test.ts",
 	],
 	// Static mutants (module-level constants) need every test per mutant; they are left out of the score for time.
 	ignoreStatic: true,
