@@ -5,12 +5,11 @@ import {
 	chunkPlan,
 	FIRST_BUDGET,
 	type Heard,
-	next,
 	RAISED_BUDGET_MIN,
 	type Step,
 	start,
 } from "../../../../src/pass/conversation/index.js";
-import { spanContext, WHOLE_ANSWER } from "./span-context.js";
+import { spanContext, WHOLE_ANSWER, when } from "./span-context.js";
 
 // Single mode as a conversation of one section, told given-when-then: given a chunk's plan, when the driver hears
 // these replies, then the decider asks this next, or is done with this. No model, scripted or real, is involved.
@@ -29,15 +28,6 @@ const reply = (text: string, stopReason = "stop"): Heard => ({
 	ms: 1,
 });
 const threw = (errorClass: string): Heard => ({ kind: "threw", errorClass, at: 1, ms: 1 });
-
-function when(step: Step, ...heard: Heard[]): Step {
-	let current = step;
-	for (const h of heard) {
-		if (current.kind !== "ask") throw new Error("the conversation ended before everything was heard");
-		current = next(current.talk, h);
-	}
-	return current;
-}
 
 function askOf(step: Step): Extract<Ask, { kind: "call" }> {
 	if (step.kind !== "ask" || step.ask.kind !== "call") throw new Error(`expected a call, got ${step.kind}`);

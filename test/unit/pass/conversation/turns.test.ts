@@ -2,14 +2,13 @@ import { describe, expect, it } from "vitest";
 import {
 	type Ask,
 	type Heard,
-	next,
 	type Reply,
 	type Step,
 	start,
 	turnsOutcomeOf,
 	turnsPlan,
 } from "../../../../src/pass/conversation/index.js";
-import { spanContext } from "./span-context.js";
+import { spanContext, when } from "./span-context.js";
 
 // Turns mode as the same decider with five sections, told given-when-then: given the span's plan and budgets, when
 // the driver hears these replies at these times, then the decider sends this next, or is done. No model involved.
@@ -29,15 +28,6 @@ const reply = (text: string, at = 1, more: Partial<Reply> = {}): Heard => ({
 });
 const showCall = (ref: string, at = 1): Heard =>
 	reply("", at, { stopReason: "toolUse", toolCalls: [{ id: `call-${ref}`, name: "show", arguments: { ref } }] });
-
-function when(step: Step, ...heard: Heard[]): Step {
-	let current = step;
-	for (const h of heard) {
-		if (current.kind !== "ask") throw new Error("the conversation ended before everything was heard");
-		current = next(current.talk, h);
-	}
-	return current;
-}
 
 function sendOf(step: Step): Extract<Ask, { kind: "send" }> {
 	if (step.kind !== "ask" || step.ask.kind !== "send") throw new Error(`expected a send, got ${step.kind}`);
