@@ -68,11 +68,17 @@ export interface LabelContext {
 
 /** What the labels of one answer come to. */
 export interface LabelsOutcome {
+	/** The events to append, in order: per labeled message its lifts and its rule. */
 	readonly events: readonly Event[];
+	/** Format defects for the retry note (one line each); the answer's events stand meanwhile. */
 	readonly defects: readonly Defect[];
+	/** Lift questions to ask in one more call once the answer is settled (always empty when `final`). */
 	readonly questions: readonly Question[];
+	/** Items left out, with a reason code. */
 	readonly dropped: readonly Dropped[];
+	/** The messages of `toLabel` judged: they got a usable label, or are standing picks recorded as rules. */
 	readonly labeled: readonly string[];
+	/** The labels as applied, in canonical form, for the span record. */
 	readonly labels: readonly { readonly msg: string; readonly label: string }[];
 	/** The messages with a lift of a rule that a narrowing from another message replaced, asked or dropped. */
 	readonly replaced: readonly string[];

@@ -2,9 +2,8 @@ import type { Event } from "../../events/index.js";
 import type { State } from "../../reducers/index.js";
 import { evolve, initialState } from "../../reducers/index.js";
 import type { RawAnswer } from "../answer/index.js";
-import { type Defect, defect } from "../answer/index.js";
+import { defect } from "../answer/index.js";
 import { acceptLabels, type Dropped, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
-import type { Question } from "./questions.js";
 import { knownEvidence } from "./verify/evidence.js";
 import { secretValueKind } from "./verify/secrets.js";
 import { valueStands } from "./verify/values.js";
@@ -27,21 +26,11 @@ export interface AcceptOptions {
 	readonly final?: boolean;
 }
 
-/** An accepted answer: the events to append, in order, and what is left for the retry, the questions and the log. */
-export interface Accepted {
-	/** Objective, then per labeled message in message order its lifts and its rule, decisions, dead ends, values, narrative line, Now. */
-	readonly events: readonly Event[];
-	/** Format defects for the retry note (one line each); the answer's events stand meanwhile. */
-	readonly defects: readonly Defect[];
-	/** Lift questions to ask in one more call once the answer is settled (always empty when `final`). */
-	readonly questions: readonly Question[];
-	/** Items left out, with a reason code. */
-	readonly dropped: readonly Dropped[];
-	/** The messages of `toLabel` judged: they got a usable label, or are standing picks recorded as rules. */
-	readonly labeled: readonly string[];
-	/** The labels as applied, in canonical form, for the span record. */
-	readonly labels: readonly { readonly msg: string; readonly label: string }[];
-}
+/**
+ * An accepted answer: the events to append, in order, and what is left for the retry, the questions and the log
+ * (the labels' outcome, with the answer's other events added; which lifts a narrowing replaced is the gate's alone).
+ */
+export type Accepted = Omit<LabelsOutcome, "replaced">;
 
 type Findings = { events: Event[]; dropped: Dropped[] };
 
