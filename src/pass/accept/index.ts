@@ -2,7 +2,6 @@
 // and checked against the user's own words (verify/), with the lift questions it raises and the replies to them.
 export { type AcceptContext, type Accepted, acceptAnswer } from "./accept.js";
 export { acceptLabels, type Dropped, type LabelContext } from "./accept-labels.js";
-export { idsFrom } from "./ids.js";
 export { QUESTIONS_HEADER, type Question, renderQuestions } from "./questions.js";
 export { applyReplies } from "./replies.js";
 export { isReaderSentence, pickRecords } from "./verify/earlier-words.js";

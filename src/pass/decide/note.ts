@@ -1,7 +1,6 @@
 import type { EventOf } from "../../events/index.js";
 import { codePoints } from "../../projections/index.js";
-import type { State } from "../../reducers/index.js";
-import { idsFrom } from "../accept/index.js";
+import { evolve, initialState, type State } from "../../reducers/index.js";
 
 /** The longest note `longhaul_remember` keeps, in characters as a reader counts them (an emoji is one). */
 export const MAX_NOTE_CHARS = 1000;
@@ -16,9 +15,12 @@ export function noteRefusal(note: string): string | undefined {
 
 /**
  * The event `longhaul_remember` stores for a note, decided on the branch's state: it carries the id the tool
- * answers with. Two calls racing on the same state decide the same id; the fold keeps it for the first in branch
- * order and gives the later one the next number (docs/contracts.md, Stored sessions and ids).
+ * answers with, the one the reducer gives the note folded into that state. Two calls racing on the same state decide
+ * the same id; the fold keeps it for the first in branch order and gives the later one the next number
+ * (docs/contracts.md, Stored sessions and ids).
  */
 export function rememberedNote(state: State, text: string): EventOf<"note-remembered"> {
-	return { type: "note-remembered", data: { id: idsFrom(state.next, "N")(), text } };
+	const event: EventOf<"note-remembered"> = { type: "note-remembered", data: { text } };
+	const after = evolve({ ...initialState, notes: state.notes, next: state.next }, [{ seq: null, event }]);
+	return { ...event, data: after.notes[state.notes.length] ?? event.data };
 }

@@ -1,9 +1,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Entry, Event, UserMessage } from "../../events/index.js";
 import { CompactionDetailsCodec } from "../../events/index.js";
-import type { Folded, State } from "../../reducers/index.js";
+import { evolve, type Folded, initialState, type State } from "../../reducers/index.js";
 import type { LabelContext } from "../accept/index.js";
-import { idsFrom, isReaderSentence, pickRecords } from "../accept/index.js";
+import { isReaderSentence, pickRecords } from "../accept/index.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "../prompt/index.js";
 import { judgedUntil, newestCompaction, type SpanSlice } from "../span/index.js";
 import { standingRules } from "./standing-rules.js";
@@ -65,15 +65,20 @@ export function takeoverOf(folded: Folded, slice: SpanSlice): Takeover | undefin
  */
 export function standingEvents(state: State, standing: readonly UserMessage[]): Event[] {
 	const judged = new Set([...state.rules, ...state.lifted].map((rule) => rule.source));
-	const id = idsFrom(state.next, "R");
-	return standing.flatMap((msg): Event[] =>
+	const picked = standing.flatMap((msg): Event[] =>
 		judged.has(msg.ref)
 			? []
-			: pickRecords(msg).map((words) => ({
-					type: "rule-added",
-					data: { id: id(), words: words.text, source: msg.ref },
-				})),
+			: pickRecords(msg).map((words) => ({ type: "rule-added", data: { words: words.text, source: msg.ref } })),
 	);
+	// Each rule stored with the id the reducer gives it, read from the state it folds them into.
+	const before: State = { ...initialState, rules: state.rules, lifted: state.lifted, next: state.next };
+	const after = evolve(
+		before,
+		picked.map((event) => ({ seq: null, event })),
+	);
+	return after.rules
+		.slice(before.rules.length)
+		.map(({ id, text, source }) => ({ type: "rule-added", data: { id, words: text, source } }));
 }
 
 /**
