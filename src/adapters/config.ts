@@ -29,7 +29,7 @@ const ROUTE_RULE = `must be "provider/model" or "provider/model:thinking" (think
  * Parses `provider/model` or `provider/model:thinking`. The model id may hold `/` and `:` itself (`openrouter/
  * qwen/qwen3:free`); a last `:` part is the thinking level only when it names one, as pi reads `--model`.
  */
-export function parseRoute(route: string): Either<string, Route> {
+function parseRoute(route: string): Either<string, Route> {
 	const slash = route.indexOf("/");
 	if (route.length > ROUTE_MAX_CHARS || slash < 1) return E.left(ROUTE_RULE);
 	const provider = route.slice(0, slash);
@@ -98,7 +98,7 @@ function isKey(key: string): key is Key {
 	return Object.hasOwn(ConfigCodec.type.props, key);
 }
 
-/** The settings when no file sets any. */
+/** The settings when no file sets any. Exported for tests. */
 export const DEFAULT_CONFIG: Config = Object.freeze({
 	narrativeMode: "single",
 	summarizer: null,
@@ -130,7 +130,7 @@ const RULES: { readonly [K in Key]: string } = {
 // Reading a file: never more than the cap, never blocking on a FIFO, never a device
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The most a config file may hold; a bigger one is named and ignored, unread. */
+/** The most a config file may hold; a bigger one is named and ignored, unread. Exported for tests. */
 export const CONFIG_MAX_BYTES = 64 * 1024;
 
 type FileText =
@@ -241,7 +241,10 @@ function layer(base: Config, path: string, label: string, problems: string[]): C
 	return overlay(base, label, parsed.value, problems);
 }
 
-/** The problem line of a project's `"redact": false`, which a repository must not be able to set for its user. */
+/**
+ * The problem line of a project's `"redact": false`, which a repository must not be able to set for its user.
+ * Exported for tests.
+ */
 export const PROJECT_REDACT_IGNORED =
 	".pi/longhaul.json: redact false ignored (only longhaul.json in pi's agent dir can turn redaction off)";
 

@@ -68,7 +68,7 @@ function toolCalls(content: readonly unknown[]): ToolCall[] {
 	return calls;
 }
 
-/** Decodes a pi message; roles Longhaul does not read, or shapes that fail, give undefined. */
+/** Decodes a pi message; roles Longhaul does not read, or shapes that fail, give undefined. Exported for tests. */
 export function decodeMessage(u: unknown): Message | undefined {
 	const user = UserCodec.decode(u);
 	if (E.isRight(user)) return { role: "user", text: contentText(user.right.content) };

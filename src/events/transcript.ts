@@ -3,7 +3,10 @@ import { boundedDepth, MAX_DEPTH } from "./depth.js";
 import { isRecord } from "./is-record.js";
 import { type Links, lineLinks } from "./line-links.js";
 
-/** The longest line the reader parses; a longer one is an anomaly (a 50 MB line must not stall a pass). */
+/**
+ * The longest line the reader parses; a longer one is an anomaly (a 50 MB line must not stall a pass).
+ * Exported for tests.
+ */
 export const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /** One entry of a transcript, with the id pi gave it or, in a v1 file, one derived from its line. */

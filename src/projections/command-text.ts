@@ -1,6 +1,6 @@
 import type { Command, LedgerError, State } from "../reducers/index.js";
 
-/** How much of a command's text the summary and the views show beside a value or an error. */
+/** How much of a command's text the summary and the views show beside a value or an error. Exported for tests. */
 export const COMMAND_CHARS = 60;
 
 function isHighSurrogate(code: number): boolean {

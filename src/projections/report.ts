@@ -2,7 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { sanitize } from "./sanitize.js";
 
-/** How many of the newest log records the digest shows. */
+/** How many of the newest log records the digest shows. Exported for tests. */
 export const DIGEST_RECORDS = 8;
 
 /** A hex digest of a text (sha256 in production); the digest prints its first eight characters. */
@@ -119,7 +119,7 @@ const eventFields: Record<string, Record<string, Field>> = {
 	fallback: { reason: code, ...errorFields },
 };
 
-/** The events the digest knows; exported for the test that it knows every event the writer logs. */
+/** The events the digest knows (a test checks it knows every event the writer logs). Exported for tests. */
 export const reportedEvents: readonly string[] = Object.keys(eventFields);
 
 /** Hides a path: the home directory as `~`, anything below or outside it as a hash. */

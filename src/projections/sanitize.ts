@@ -31,7 +31,7 @@ export function safeJson(value: unknown, indent?: number): string {
 	);
 }
 
-/** True when the text holds no character `sanitize` would escape. */
+/** True when the text holds no character `sanitize` would escape. Exported for tests. */
 export function isTerminalSafe(text: string): boolean {
 	UNSAFE.lastIndex = 0;
 	const found = UNSAFE.test(text);

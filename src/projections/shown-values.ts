@@ -1,7 +1,7 @@
 import type { State, Value } from "../reducers/index.js";
 import { commandsById, cutCommand } from "./command-text.js";
 
-/** The most values the state shows (docs/contracts.md, Values in the summary). */
+/** The most values the state shows (docs/contracts.md, Values in the summary). Exported for tests. */
 export const SHOWN_VALUES = 20;
 
 /** A value as the state shows it: what kind it is, and the command (or the turn) it came from. */

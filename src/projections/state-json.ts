@@ -46,7 +46,7 @@ export function stateObject(state: State): Record<string, unknown> {
 	};
 }
 
-/** `state --json`: stable key order, terminal-safe, identical bytes for the same state. */
+/** `state --json`: stable key order, terminal-safe, identical bytes for the same state. Exported for tests. */
 export function stateJson(state: State): string {
 	return `${safeJson(stateObject(state), 2)}\n`;
 }

@@ -35,7 +35,10 @@ export function foldBranch(branch: readonly Entry[], before: readonly ReadAnomal
 	return { state: evolve(initialState, events), events, spanRecords: found.spanRecords, branch };
 }
 
-/** Folds transcript text: read, migrate in memory, follow the branch from the last entry, fold. Never throws. */
+/**
+ * Folds transcript text: read, migrate in memory, follow the branch from the last entry, fold. Never throws.
+ * Exported for tests.
+ */
 export function foldTranscript(text: string): Folded {
 	return foldRead(readTranscript(text));
 }

@@ -67,7 +67,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 	},
 };
 
-/** The usage text: every command, and which need a clone. */
+/** The usage text: every command, and which need a clone. Exported for tests. */
 export const LONGHAUL_USAGE = [
 	"usage: longhaul <command> [options]   (in a clone: npm run <command> -- [options])",
 	...Object.entries(COMMANDS).map(
@@ -75,7 +75,10 @@ export const LONGHAUL_USAGE = [
 	),
 ].join("\n");
 
-/** True where pi's SDK resolves from here (a clone after `npm ci`); an install without dev dependencies has none. */
+/**
+ * True where pi's SDK resolves from here (a clone after `npm ci`); an install without dev dependencies has none.
+ * Exported for tests.
+ */
 export function piResolves(): boolean {
 	try {
 		import.meta.resolve("@mariozechner/pi-coding-agent");
@@ -85,7 +88,7 @@ export function piResolves(): boolean {
 	}
 }
 
-/** Runs `longhaul argv`: a command, or one line saying what is wrong (exit 2). */
+/** Runs `longhaul argv`: a command, or one line saying what is wrong (exit 2). Exported for tests. */
 export async function longhaul(argv: readonly string[], hasPi: () => boolean = piResolves): Promise<CliResult> {
 	const [name, ...rest] = argv;
 	if (name === undefined) return { stdout: "", stderr: `${LONGHAUL_USAGE}\n`, code: 2 };

@@ -88,7 +88,7 @@ export interface Preview {
 
 /**
  * The pass Longhaul would run on a session's text if pi compacted it now keeping `keepRecentTokens`, with no
- * model and the World only when `world`; undefined where pi would not compact. Writes nothing.
+ * model and the World only when `world`; undefined where pi would not compact. Writes nothing. Exported for tests.
  */
 export async function previewOf(
 	transcript: Transcript,

@@ -17,7 +17,7 @@ const errorCode = (error: unknown) => (error instanceof Error && "code" in error
 
 const NOT_A_SESSION = "not a pi session (its first line is no session header)";
 
-/** True when the first line of `text` is a pi session header. */
+/** True when the first line of `text` is a pi session header. Exported for tests. */
 export function startsWithSessionHeader(text: string): boolean {
 	const end = text.indexOf("\n");
 	const first = end === -1 ? text : text.slice(0, end);

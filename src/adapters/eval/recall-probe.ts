@@ -16,7 +16,7 @@ import { type AgentSession, wrapRegisteredTool } from "@mariozechner/pi-coding-a
 export const RECALL_TOOL = "longhaul_recall";
 /** Rounds of tool calls the probe may make before its answer. */
 export const MAX_RECALL_ROUNDS = 3;
-/** Said after the last round, so the next reply is the answer. */
+/** Said after the last round, so the next reply is the answer. Exported for tests. */
 export const RECALL_SPENT = `No more ${RECALL_TOOL} calls: answer my question now, from what you have.`;
 
 /** The registered tool as pi runs it for the agent (pi's wrapper, the session's extension context). */

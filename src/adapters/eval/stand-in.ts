@@ -26,7 +26,7 @@ export interface RecordedAnswers {
 	readonly spans: ReadonlyMap<number, SpanFindings>;
 }
 
-/** Nothing recorded: every message is answered "not a rule" (exported for tests). */
+/** Nothing recorded: every message is answered "not a rule". Exported for tests. */
 export const NOTHING_RECORDED: RecordedAnswers = { byMsg: new Map(), ruleSources: new Map(), spans: new Map() };
 
 const Shown = t.type({ msg: t.string, text: t.string });

@@ -57,7 +57,7 @@ function standsIn(text: string, needle: string): boolean {
 }
 
 /** A path as facts compares it: no `./` at its start, no empty or `.` segment, `a/../b` as `b`. */
-export function normalPath(path: string): string {
+function normalPath(path: string): string {
 	const absolute = path.startsWith("/");
 	const out: string[] = [];
 	for (const segment of path.split("/")) {

@@ -118,7 +118,10 @@ export function runGit(call: GitCall): Promise<Either<string, GitOutput>> {
 	});
 }
 
-/** The child's environment: the caller's, without what redirects or runs things, plus the safe settings. */
+/**
+ * The child's environment: the caller's, without what redirects or runs things, plus the safe settings.
+ * Exported for tests.
+ */
 export function gitEnv(env: NodeJS.ProcessEnv, config: readonly (readonly [string, string])[]): Record<string, string> {
 	const clean: Record<string, string> = {};
 	for (const [key, value] of Object.entries(env)) {

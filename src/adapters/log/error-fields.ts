@@ -1,4 +1,4 @@
-/** How many characters of an error's message a record keeps. */
+/** How many characters of an error's message a record keeps. Exported for tests. */
 export const ERROR_HEAD_CHARS = 200;
 
 /** An error as a log record carries it: its class, the head of its message, and the stack when asked for. */
@@ -12,7 +12,10 @@ function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Replaces the home directory with `~` where it stands as a whole path component (not `/home/al` in `/home/alice`). */
+/**
+ * Replaces the home directory with `~` where it stands as a whole path component (not `/home/al` in `/home/alice`).
+ * Exported for tests.
+ */
 export function homeAsTilde(text: string, home: string): string {
 	const trimmed = home.replace(/[\\/]+$/, "");
 	if (trimmed === "") return text;

@@ -4,7 +4,7 @@ import { createRedactor } from "../redact/index.js";
 import type { LogConfig } from "./log-config.js";
 import type { LogRecord } from "./log-records.js";
 
-/** The size past which the log is moved to `<path>.1` (one backup). */
+/** The size past which the log is moved to `<path>.1` (one backup). Exported for tests. */
 export const ROTATE_BYTES = 5 * 1024 * 1024;
 
 /** What the writer needs from the world besides the file system: the clock, and whose files the log may use. */

@@ -157,7 +157,7 @@ export type LogRecordOf<K extends LogEventName> = t.TypeOf<Codecs[K]>;
 /** The session fields every record carries. */
 export type LogSession = t.TypeOf<t.TypeC<typeof SessionProps>>;
 
-/** The codec of every log record. */
+/** The codec of every log record. Exported for tests. */
 export const LogRecordCodec = t.union([
 	codecs["extension-loaded"],
 	codecs.compaction,
@@ -170,5 +170,5 @@ export const LogRecordCodec = t.union([
 	codecs.fallback,
 ]);
 
-/** The names of all log events, in the order of the log's table (docs/how-it-works.md, The log). */
+/** The names of all log events, in the order of the log's table (docs/how-it-works.md, The log). Exported for tests. */
 export const logEventNames = Object.keys(codecs) as readonly LogEventName[];

@@ -3,12 +3,12 @@ import * as fs from "node:fs";
 import { reportDigest } from "../../projections/index.js";
 import type { LogConfig } from "./log-config.js";
 
-/** How much of the end of each log file the report reads: far more than eight records need. */
+/** How much of the end of each log file the report reads: far more than eight records need. Exported for tests. */
 export const REPORT_TAIL_BYTES = 1024 * 1024;
 
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
 
-/** The sha256 of a text in hex: how the digest hides paths and session ids. */
+/** The sha256 of a text in hex: how the digest hides paths and session ids. Exported for tests. */
 export function sha256Hex(text: string): string {
 	return createHash("sha256").update(text).digest("hex");
 }
@@ -37,7 +37,7 @@ function tailLines(file: string): string[] {
 	}
 }
 
-/** The log lines the report reads, oldest first: the rotated `.1` backup, then the current file. */
+/** The log lines the report reads, oldest first: the rotated `.1` backup, then the current file. Exported for tests. */
 export function reportLines(file: string): string[] {
 	return [...tailLines(`${file}.1`), ...tailLines(file)];
 }

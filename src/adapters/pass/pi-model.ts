@@ -39,12 +39,16 @@ export interface Registry {
 /**
  * pi's own model call on its registry (pi >= 0.86): pi resolves credentials, headers, `baseUrl` and `env` itself at
  * request time, and it reaches every provider, those an extension registers with its own stream included.
+ * Exported for tests.
  */
 export interface RegistryCalls {
 	streamSimple(model: Model<Api>, context: Context, options?: SimpleStreamOptions): AssistantMessageEventStream;
 }
 
-/** True where pi's registry makes model calls itself (pi >= 0.86); a capability check, not a version check. */
+/**
+ * True where pi's registry makes model calls itself (pi >= 0.86); a capability check, not a version check.
+ * Exported for tests.
+ */
 export function offersModelCalls(registry: Registry): registry is Registry & RegistryCalls {
 	return "streamSimple" in registry && typeof registry.streamSimple === "function";
 }
@@ -62,7 +66,10 @@ function isLevel(u: string | undefined): u is ThinkingLevel {
 	return LEVELS.some((level) => level === u);
 }
 
-/** Reasoning off where the model allows it, else the lowest level it supports (recorded in the log). */
+/**
+ * Reasoning off where the model allows it, else the lowest level it supports (recorded in the log).
+ * Exported for tests.
+ */
 export function reasoningFor(model: Model<Api>, routeThinking?: string): ThinkingLevel | undefined {
 	if (isLevel(routeThinking)) return routeThinking;
 	const levels = getSupportedThinkingLevels(model);
@@ -207,6 +214,7 @@ function passModel(
 /**
  * The routed model until one of its calls fails (throws, or stops with an error) without an abort: from then on the
  * session's model answers, and the log names `route-call-failed` as the reason the route was not used.
+ * Exported for tests.
  */
 export function withFallback(routed: PassModel, session: PassModel): PassModel {
 	let current = routed;

@@ -51,7 +51,8 @@ function newestCompactionId(branch: readonly { readonly type: string; readonly i
 
 /**
  * The notice of a pass that did not close whole: its reason, and why no model answered where no call path reached
- * the model's provider. Exported for its unit test (pi 0.80-0.85, where this happens, is not in the e2e suite).
+ * the model's provider; pi 0.80-0.85, where this happens, is not in the e2e suite, so a unit test reads it.
+ * Exported for tests.
  */
 export function closeNotice(outcome: Pick<PassOutcome, "span" | "kind" | "reason">, summarizer: Summarizer): string {
 	const closed = `Longhaul: span ${outcome.span} closed ${outcome.kind} (${outcome.reason ?? "no reason"})`;

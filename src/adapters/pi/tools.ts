@@ -8,7 +8,7 @@ import { compactedIndex } from "../recall/kept-index.js";
 import { searchIndex } from "../recall/search.js";
 import type { Redactor } from "../redact/index.js";
 
-/** What `longhaul_recall` answers when given both of ref and query, or neither. */
+/** What `longhaul_recall` answers when given both of ref and query, or neither. Exported for tests. */
 export const ONE_OF =
 	"Give longhaul_recall exactly one of ref (an id such as C7 or R3, or a span number) or query (words to search the compacted history).";
 

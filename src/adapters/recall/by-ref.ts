@@ -12,7 +12,10 @@ export interface RecallSources {
 
 /** The most characters any recall answer has, whatever was asked: a ref of any kind, a query's results, an echo. */
 export const RECALL_CHARS = 6000;
-/** How much of its end a longer answer keeps; the rest of the cap is its head, and the middle is counted. */
+/**
+ * How much of its end a longer answer keeps; the rest of the cap is its head, and the middle is counted.
+ * Exported for tests.
+ */
 export const RECALL_TAIL_CHARS = 1000;
 
 /** Room the mark `headAndTail` puts between head and tail takes, for a text of `length` characters. */

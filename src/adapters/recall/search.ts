@@ -5,7 +5,7 @@ import { RECALL_CHARS, recallAnswer } from "./by-ref.js";
 import type { Passage } from "./passages.js";
 import { readable, words } from "./words.js";
 
-/** The most passages one query returns, best first. */
+/** The most passages one query returns, best first. Exported for tests. */
 export const MAX_RESULTS = 8;
 /** The most matching lines shown for one passage, each cut to `LINE_CHARS` around its first match. */
 const LINES_PER_RESULT = 3;

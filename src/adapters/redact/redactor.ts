@@ -13,7 +13,7 @@ export interface Redactor {
 	readonly redact: (text: string) => Promise<string>;
 }
 
-/** The marker a secret of `kind` becomes: its kind only, never a hash or a piece of it. */
+/** The marker a secret of `kind` becomes: its kind only, never a hash or a piece of it. Exported for tests. */
 export function marker(kind: string): string {
 	return `[redacted: ${kind}]`;
 }

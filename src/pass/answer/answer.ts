@@ -269,7 +269,7 @@ export function decodeAnswer(answer: Record<string, unknown>): Either<Defect, Ra
 	return E.mapLeft(schemaDefect)(AnswerCodec.decode(normalise(answer)));
 }
 
-/** Finds, parses, normalises and decodes the answer in a model reply; never throws. */
+/** Finds, parses, normalises and decodes the answer in a model reply; never throws. Exported for tests. */
 export function readAnswer(text: string): Either<Defect, RawAnswer> {
 	return pipe(jsonObjectIn(text, ANSWER_KEYS), E.chain(decodeAnswer));
 }

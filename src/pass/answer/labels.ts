@@ -14,7 +14,10 @@ export type Label =
 	| { readonly kind: "one-off" }
 	| { readonly kind: "lifts"; readonly targets: readonly Target[] };
 
-/** At most this many targets in one label: a message that withdraws more is asked to say so again. */
+/**
+ * At most this many targets in one label: a message that withdraws more is asked to say so again.
+ * Exported for tests.
+ */
 export const MAX_TARGETS = 10;
 
 const TARGET = /^([RrUu])([1-9][0-9]{0,8})$/;

@@ -6,7 +6,7 @@ import { ANSWER_BOUNDS, type RawAnswer } from "./answer.js";
 // their first items; the model's own prose is cut at a word with "…". Labels, words, ids and value strings are
 // never touched: an answer past their bounds is not read, and is retried.
 
-/** The mark a cut text ends with. */
+/** The mark a cut text ends with. Exported for tests. */
 export const CUT_MARK = "…";
 
 /** The last offset at or before `at` that splits no surrogate pair. */
@@ -17,7 +17,7 @@ function codePointStart(text: string, at: number): number {
 
 /**
  * The text within `max` characters: whole when it fits, else cut where a word ends (inside one long word, at a code
- * point) with "…" after it. Never throws; `max` below 1 gives "…".
+ * point) with "…" after it. Never throws; `max` below 1 gives "…". Exported for tests.
  */
 export function cutProse(text: string, max: number): string {
 	if (text.length <= max) return text;

@@ -98,7 +98,7 @@ export function decideAnswer(d: Decided, result: DiffResult, picks: readonly Use
 	};
 }
 
-/** The work-log line of a span with nothing in it. */
+/** The work-log line of a span with nothing in it. Exported for tests. */
 export const EMPTY_SPAN_LINE = "(nothing new to summarize)";
 
 /** How a pass closes: whole when every diff was accepted (or there was nothing to ask), partial when some were. */

@@ -26,6 +26,7 @@ function isRedirection(text: string, i: number): boolean {
 /**
  * The text of the last simple command of a shell line: after the last `|`, `&&`, `||`, `;`, `&` or line break
  * that stands outside quotes, `$(…)` and backticks. The shell's exit status is that command's (without pipefail).
+ * Exported for tests.
  */
 export function lastSimpleCommand(text: string): string {
 	let quote: string | null = null;

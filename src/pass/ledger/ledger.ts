@@ -11,7 +11,7 @@ type ToolResult = Extract<Message, { role: "toolResult" }>;
 type Assistant = Extract<Message, { role: "assistant" }>;
 type UserRun = Extract<Message, { role: "bashExecution" }>;
 
-/** The longest error head kept: enough to recognise the error, short enough for the state. */
+/** The longest error head kept: enough to recognise the error, short enough for the state. Exported for tests. */
 export const HEAD_CHARS = 200;
 
 const BashArguments = t.type({ command: t.string });
@@ -31,7 +31,10 @@ export function wasAborted(result: ToolResult | undefined): boolean {
 	return result?.isError === true && ABORTED.test(result.text.slice(-MARKER_TAIL));
 }
 
-/** The exit code of a bash tool call from its result: `details`, then pi's text convention; null when unknown. */
+/**
+ * The exit code of a bash tool call from its result: `details`, then pi's text convention; null when unknown.
+ * Exported for tests.
+ */
 export function toolExitCode(result: ToolResult | undefined): number | null {
 	if (result === undefined) return null;
 	const details = ExitDetails.decode(result.details);
@@ -47,7 +50,9 @@ function isHighSurrogate(code: number): boolean {
 	return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** The head of an error's text: its first `HEAD_CHARS` characters, never half a surrogate pair (exported for tests). */
+/**
+ * The head of an error's text: its first `HEAD_CHARS` characters, never half a surrogate pair. Exported for tests.
+ */
 export function errorHead(text: string, empty: string): string {
 	const trimmed = text.trim();
 	if (trimmed === "") return empty;

@@ -6,9 +6,9 @@ export interface CommandOutput {
 	readonly output: string;
 }
 
-/** The most values one command's output may give, so a huge log does not flood the state. */
+/** The most values one command's output may give, so a huge log does not flood the state. Exported for tests. */
 export const VALUES_PER_COMMAND = 5;
-/** The most values one span may give. */
+/** The most values one span may give. Exported for tests. */
 export const VALUES_PER_SPAN = 40;
 /** The most distinct values of one kind taken from one output. */
 const PER_KIND = 2;

@@ -50,7 +50,10 @@ function roleOf(message: unknown): string | undefined {
 	return E.isRight(decoded) ? decoded.right.role : undefined;
 }
 
-/** pi's `estimateTokens` of a message entry's message: its characters over 4, rounded up; 0 for a shape it lacks. */
+/**
+ * pi's `estimateTokens` of a message entry's message: its characters over 4, rounded up; 0 for a shape it lacks.
+ * Exported for tests.
+ */
 export function estimateTokens(message: unknown): number {
 	const chars = (): number => {
 		switch (roleOf(message)) {

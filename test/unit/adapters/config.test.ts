@@ -3,14 +3,12 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import * as E from "fp-ts/lib/Either.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
 	CONFIG_MAX_BYTES,
 	DEFAULT_CONFIG,
 	loadConfig,
 	PROJECT_REDACT_IGNORED,
-	parseRoute,
 	redactNotice,
 } from "../../../src/adapters/config.js";
 import { isTerminalSafe } from "../../../src/projections/index.js";
@@ -277,7 +275,7 @@ describe("redact", () => {
 	});
 });
 
-describe("parseRoute", () => {
+describe("the summarizer route", () => {
 	it.each([
 		["anthropic/claude-sonnet-4-5", { provider: "anthropic", model: "claude-sonnet-4-5" }],
 		["anthropic/claude-sonnet-4-5:high", { provider: "anthropic", model: "claude-sonnet-4-5", thinking: "high" }],
@@ -286,7 +284,8 @@ describe("parseRoute", () => {
 		["ollama/llama3:8b:minimal", { provider: "ollama", model: "llama3:8b", thinking: "minimal" }],
 		["google-vertex/claude-3-5-sonnet@20240620", { provider: "google-vertex", model: "claude-3-5-sonnet@20240620" }],
 	])("reads %s", (route, expected) => {
-		expect(parseRoute(route)).toEqual(E.right(expected));
+		writeAgent({ summarizer: route });
+		expect(loadConfig(agentDir, cwd)).toEqual({ config: { ...DEFAULT_CONFIG, summarizer: expected }, problems: [] });
 	});
 
 	it.each([
@@ -299,6 +298,9 @@ describe("parseRoute", () => {
 		["anthropic/claude\u001b[2J"],
 		[`anthropic/${"m".repeat(200)}`],
 	])("refuses %j", (route) => {
-		expect(E.isLeft(parseRoute(route))).toBe(true);
+		writeAgent({ summarizer: route });
+		const { config, problems } = loadConfig(agentDir, cwd);
+		expect(config.summarizer).toBeNull();
+		expect(problems).toEqual([expect.stringMatching(/: summarizer must be /)]);
 	});
 });

@@ -1,6 +1,6 @@
 import { quotableRegions } from "./goal-messages.js";
 
-/** A quoted passage of this many words or more is someone else's text, not the user's own words. */
+/** A quoted passage of this many words or more is someone else's text, not the user's own words. Exported for tests. */
 export const QUOTED_WORDS = 6;
 
 /**

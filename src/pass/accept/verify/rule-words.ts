@@ -4,7 +4,7 @@ import type { UserMessage } from "../../../events/index.js";
 import { quotableRegions } from "./goal-messages.js";
 import { looseOccurrences, onWordBoundaries, type Region } from "./words.js";
 
-/** A message of at most this many characters is recorded whole, whatever words the model gave. */
+/** A message of at most this many characters is recorded whole, whatever words the model gave. Exported for tests. */
 export const WHOLE_UP_TO = 300;
 /** A message over this many characters is recorded only from the rule's exact words. */
 export const WORDS_OVER = 600;

@@ -97,7 +97,10 @@ function lookup(sources: ShowSources, id: string): Shown | undefined {
 	return id === "" ? undefined : showCall(sources, id);
 }
 
-/** The text `show(ref)` answers with: the whole thing an id names, or a refusal naming what it takes. Never throws. */
+/**
+ * The text `show(ref)` answers with: the whole thing an id names, or a refusal naming what it takes. Never throws.
+ * Exported for tests.
+ */
 export function showRef(ref: string, sources: ShowSources): Shown {
 	const id = ref.trim();
 	return (
