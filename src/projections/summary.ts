@@ -7,7 +7,10 @@ import { type ShownValue, shownValues } from "./shown-values.js";
 /** The rendered summary's default cap, in characters (`summaryChars`, docs/contracts.md, Inside pi). */
 export const DEFAULT_SUMMARY_CHARS = 12_000;
 
-/** The sections the cap may cut, in the order it cuts them; the rules in force and Now are never cut. */
+/**
+ * The sections the cap may cut, in the order it cuts them; the rules in force and Now are never cut.
+ * Exported for tests.
+ */
 export const CUT_ORDER = [
 	"workLog",
 	"values",

@@ -62,6 +62,16 @@ function declared(statement: ts.Statement): [string, ts.Node][] {
 	return [];
 }
 
+/** True for an export that declares a type: an interface, a type alias, a class or an enum. */
+const isType = (e: Export | undefined) =>
+	e?.declarations.some(
+		(d) =>
+			ts.isInterfaceDeclaration(d) ||
+			ts.isTypeAliasDeclaration(d) ||
+			ts.isClassDeclaration(d) ||
+			ts.isEnumDeclaration(d),
+	) === true;
+
 /** The path a relative import names, as a repository path; undefined for a package. */
 function target(from: string, specifier: string, paths: ReadonlySet<string>): string | undefined {
 	if (!specifier.startsWith(".")) return undefined;
@@ -178,13 +188,14 @@ function audit(files: ReadonlyMap<string, string>): Audit {
 		visit(source);
 	}
 
-	// A type in the signature of an export that src uses is part of that API, and so on down.
+	// A type in the signature of an export that src uses is part of that API, and so on down; a value (a function
+	// named in a `typeof`) is not.
 	const api = [...bySrc];
 	for (let k = api.pop(); k !== undefined; k = api.pop()) {
 		const e = exports.get(k);
 		for (const name of (e?.declarations ?? []).flatMap(mentioned)) {
 			const m = e === undefined ? undefined : key(e.file, name);
-			if (m !== undefined && exports.has(m) && !bySrc.has(m)) {
+			if (m !== undefined && isType(exports.get(m)) && !bySrc.has(m)) {
 				bySrc.add(m);
 				api.push(m);
 			}
@@ -259,20 +270,26 @@ describe("the scan of exports", () => {
 				"export const LIMIT = 3;",
 				"export const typed = (n: number): Counted => ({ n });",
 				"export interface Counted { readonly n: number }",
+				"export function kindOf(): string { return typed(1).n > 0 ? 'a' : 'b'; }",
+				"export function handle(kind: ReturnType<typeof kindOf>): void {}",
 			].join("\n"),
 		],
 		[
 			"src/b.ts",
-			`import { typed, viaIndex } from "./a/index.js";\nimport { Stale } from "./a/a.js";\nconst testOnlyish = 2;\n`,
+			`import { typed, viaIndex } from "./a/index.js";\nimport { handle, Stale } from "./a/a.js";\nconst testOnlyish = 2;\n`,
 		],
 		[
 			"test/a.test.ts",
-			`import { LIMIT, testOnly } from "../src/a/a.js";\nimport { Options } from "../src/a/index.js";\n`,
+			`import { kindOf, LIMIT, testOnly } from "../src/a/a.js";\nimport { Options } from "../src/a/index.js";\n`,
 		],
 	]);
 
 	it("reports an export only a test uses without the mark, and a mark on an export src uses", () => {
-		expect(audit(planted)).toEqual({ missing: ["src/a/a.ts: testOnly"], stale: ["src/a/a.ts: Stale"], unread: [] });
+		expect(audit(planted)).toEqual({
+			missing: ["src/a/a.ts: kindOf", "src/a/a.ts: testOnly"],
+			stale: ["src/a/a.ts: Stale"],
+			unread: [],
+		});
 	});
 
 	it("reports a mark on an export nothing uses, and an import it cannot follow", () => {

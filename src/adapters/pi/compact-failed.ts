@@ -5,7 +5,10 @@ import * as t from "io-ts";
 /** The part of pi's `session_compact_failed` event (pi >= 0.84.3) Longhaul reads. */
 const CompactFailedCodec = t.type({ aborted: t.boolean });
 
-/** The `compact-failed` reason for what pi reported: cancelled or aborted, or failed for another reason. */
+/**
+ * The `compact-failed` reason for what pi reported: cancelled or aborted, or failed for another reason.
+ * Exported for tests.
+ */
 export function compactFailedReason(event: unknown): "compaction-aborted" | "compaction-error" {
 	const decoded = CompactFailedCodec.decode(event);
 	return E.isRight(decoded) && decoded.right.aborted ? "compaction-aborted" : "compaction-error";
