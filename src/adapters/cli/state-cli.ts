@@ -22,7 +22,7 @@ interface Args {
 	readonly span: number | undefined;
 }
 
-export const USAGE = "usage: longhaul state [FILE] [--spans | --anomalies | --span N | --json]";
+const USAGE = "usage: longhaul state [FILE] [--spans | --anomalies | --span N | --json]";
 
 function fail(message: string): CliResult {
 	return { stdout: "", stderr: `${sanitize(message)}\n`, code: 2 };
