@@ -55,169 +55,200 @@ type Phase =
 	| "after"
 	| "bad";
 
+/** Where a scan of one line stands. */
+interface Scan {
+	phase: Phase;
+	/** The raw text of the key being read, or of an `id` or `parentId` value. */
+	text: string;
+	keeping: boolean;
+	tooLong: boolean;
+	key: unknown;
+	inString: boolean;
+	escaped: boolean;
+	depth: number;
+	readonly found: Map<string, unknown>;
+}
+
+function take(scan: Scan, s: string, from: number, to: number): void {
+	if (!scan.keeping || scan.tooLong) return;
+	if (scan.text.length + (to - from) > SMALL_CHARS) scan.tooLong = true;
+	else scan.text += s.slice(from, to);
+}
+
+function begin(scan: Scan, keep: boolean): void {
+	scan.text = "";
+	scan.keeping = keep;
+	scan.tooLong = false;
+}
+
+function valueDone(scan: Scan): void {
+	if (scan.key === "id" || scan.key === "parentId")
+		scan.found.set(scan.key, scan.tooLong ? undefined : parsed(scan.text));
+	scan.phase = "commaOrClose";
+}
+
+/** Reads a string body from `from`; the index after its closing quote, or -1 when it goes on past the piece. */
+function stringBody(scan: Scan, s: string, from: number): number {
+	let i = from;
+	if (scan.escaped) {
+		if (i >= s.length) return -1;
+		scan.escaped = false;
+		i++;
+	}
+	for (let m = next(STRING_STOP, s, i); m !== null; m = next(STRING_STOP, s, i)) {
+		if (m[0] === '"') return m.index + 1;
+		if (m.index + 1 >= s.length) {
+			scan.escaped = true;
+			return -1;
+		}
+		i = m.index + 2;
+	}
+	return -1;
+}
+
+/** Reads a key's or a string value's text from `i`; the index after its closing quote, or the piece's end. */
+function stringText(scan: Scan, s: string, i: number): number {
+	const end = stringBody(scan, s, i);
+	take(scan, s, i, end < 0 ? s.length : end);
+	if (end < 0) return s.length;
+	if (scan.phase === "keyText") {
+		scan.key = scan.tooLong ? undefined : parsed(scan.text);
+		scan.phase = "colon";
+	} else valueDone(scan);
+	return end;
+}
+
+/** Reads a nested object or array from `from` to the bracket that closes it, or to the piece's end. */
+function nested(scan: Scan, s: string, from: number): number {
+	let i = from;
+	while (i < s.length) {
+		if (scan.inString) {
+			const end = stringBody(scan, s, i);
+			take(scan, s, i, end < 0 ? s.length : end);
+			if (end < 0) return s.length;
+			scan.inString = false;
+			i = end;
+			continue;
+		}
+		const m = next(STRUCTURE, s, i);
+		if (m === null) {
+			take(scan, s, i, s.length);
+			return s.length;
+		}
+		take(scan, s, i, m.index + 1);
+		i = m.index + 1;
+		if (m[0] === '"') scan.inString = true;
+		else if (m[0] === "{" || m[0] === "[") scan.depth++;
+		else if (--scan.depth === 0) {
+			valueDone(scan);
+			return i;
+		}
+	}
+	return i;
+}
+
+/** Reads a number, `true`, `false` or `null` from `i` to what ends it, or to the piece's end. */
+function primitive(scan: Scan, s: string, i: number): number {
+	const m = next(PRIMITIVE_END, s, i);
+	const end = m === null ? s.length : m.index;
+	take(scan, s, i, end);
+	if (m !== null) valueDone(scan);
+	return end;
+}
+
+/** A value's first character at `i`: a string, a nested value, or a primitive read from `i` itself. */
+function valueStart(scan: Scan, s: string, i: number, c: string): number {
+	begin(scan, scan.key === "id" || scan.key === "parentId");
+	if (c === "," || c === "}" || c === "]" || c === ":") return to(scan, "bad", i);
+	if (c === '"') {
+		take(scan, s, i, i + 1);
+		return to(scan, "stringValue", i);
+	}
+	if (c === "{" || c === "[") {
+		scan.depth = 1;
+		scan.inString = false;
+		take(scan, s, i, i + 1);
+		return to(scan, "nested", i);
+	}
+	scan.phase = "primitive";
+	return i;
+}
+
+/** Moves to `phase` past the character at `i`. */
+function to(scan: Scan, phase: Phase, i: number): number {
+	scan.phase = phase;
+	return i + 1;
+}
+
+/** Reads the punctuation the phase expects at `i` (spaces skipped before). */
+function punctuation(scan: Scan, s: string, i: number): number {
+	if (i >= s.length) return i;
+	const c = s.charAt(i);
+	switch (scan.phase) {
+		case "start":
+			return to(scan, c === "{" ? "keyOrClose" : "bad", i);
+		case "keyOrClose":
+		case "key":
+			if (c === "}" && scan.phase === "keyOrClose") return to(scan, "bad", i);
+			if (c !== '"') return to(scan, "bad", i);
+			begin(scan, true);
+			take(scan, s, i, i + 1);
+			return to(scan, "keyText", i);
+		case "colon":
+			return to(scan, c === ":" ? "value" : "bad", i);
+		case "value":
+			return valueStart(scan, s, i, c);
+		case "commaOrClose":
+			if (c === ",") return to(scan, "key", i);
+			return to(scan, c === "}" ? "after" : "bad", i);
+		default:
+			return to(scan, "bad", i);
+	}
+}
+
+/** Reads from `i` in the current phase; the index where the next phase starts. */
+function step(scan: Scan, s: string, i: number): number {
+	switch (scan.phase) {
+		case "keyText":
+		case "stringValue":
+			return stringText(scan, s, i);
+		case "nested":
+			return nested(scan, s, i);
+		case "primitive":
+			return primitive(scan, s, i);
+		case "bad":
+			return s.length;
+		default:
+			return punctuation(scan, s, skipSpace(s, i));
+	}
+}
+
 /**
  * A scanner of the `id` and `parentId` of a JSON object line, read from its top-level keys without building its
  * values, for a line too long to hold: the branch can still run through the entry. Only the top-level keys and
  * the values of `id` and `parentId` (when short) are kept. The last of repeated keys counts, as in `JSON.parse`.
  */
 export function linksScanner(): LinksScanner {
-	let phase: Phase = "start";
-	/** The raw text of the key being read, or of an `id` or `parentId` value. */
-	let text = "";
-	let keeping = false;
-	let tooLong = false;
-	let key: unknown;
-	let inString = false;
-	let escaped = false;
-	let depth = 0;
-	const found = new Map<string, unknown>();
-
-	const take = (s: string, from: number, to: number) => {
-		if (!keeping || tooLong) return;
-		if (text.length + (to - from) > SMALL_CHARS) tooLong = true;
-		else text += s.slice(from, to);
+	const scan: Scan = {
+		phase: "start",
+		text: "",
+		keeping: false,
+		tooLong: false,
+		key: undefined,
+		inString: false,
+		escaped: false,
+		depth: 0,
+		found: new Map(),
 	};
-	const begin = (keep: boolean) => {
-		text = "";
-		keeping = keep;
-		tooLong = false;
-	};
-	const valueDone = () => {
-		if (key === "id" || key === "parentId") found.set(key, tooLong ? undefined : parsed(text));
-		phase = "commaOrClose";
-	};
-	/** Reads a string body from `from`; the index after its closing quote, or -1 when it goes on past the piece. */
-	const stringBody = (s: string, from: number): number => {
-		let i = from;
-		if (escaped) {
-			if (i >= s.length) return -1;
-			escaped = false;
-			i++;
-		}
-		for (let m = next(STRING_STOP, s, i); m !== null; m = next(STRING_STOP, s, i)) {
-			if (m[0] === '"') return m.index + 1;
-			if (m.index + 1 >= s.length) {
-				escaped = true;
-				return -1;
-			}
-			i = m.index + 2;
-		}
-		return -1;
-	};
-
-	/** Reads from `i` in the current phase; the index where the next phase starts. */
-	const step = (s: string, i: number): number => {
-		switch (phase) {
-			case "start":
-			case "keyOrClose":
-			case "key":
-			case "colon":
-			case "value":
-			case "commaOrClose":
-			case "after":
-				return punctuation(s, skipSpace(s, i));
-			case "keyText":
-			case "stringValue": {
-				const end = stringBody(s, i);
-				take(s, i, end < 0 ? s.length : end);
-				if (end < 0) return s.length;
-				if (phase === "keyText") {
-					key = tooLong ? undefined : parsed(text);
-					phase = "colon";
-				} else valueDone();
-				return end;
-			}
-			case "nested":
-				return nested(s, i);
-			case "primitive": {
-				const m = next(PRIMITIVE_END, s, i);
-				const end = m === null ? s.length : m.index;
-				take(s, i, end);
-				if (m !== null) valueDone();
-				return end;
-			}
-			case "bad":
-				return s.length;
-		}
-	};
-
-	const nested = (s: string, from: number): number => {
-		let i = from;
-		while (i < s.length) {
-			if (inString) {
-				const end = stringBody(s, i);
-				take(s, i, end < 0 ? s.length : end);
-				if (end < 0) return s.length;
-				inString = false;
-				i = end;
-				continue;
-			}
-			const m = next(STRUCTURE, s, i);
-			if (m === null) {
-				take(s, i, s.length);
-				return s.length;
-			}
-			take(s, i, m.index + 1);
-			i = m.index + 1;
-			if (m[0] === '"') inString = true;
-			else if (m[0] === "{" || m[0] === "[") depth++;
-			else if (--depth === 0) {
-				valueDone();
-				return i;
-			}
-		}
-		return i;
-	};
-
-	const punctuation = (s: string, i: number): number => {
-		if (i >= s.length) return i;
-		const c = s.charAt(i);
-		const to = (p: Phase) => {
-			phase = p;
-			return i + 1;
-		};
-		switch (phase) {
-			case "start":
-				return to(c === "{" ? "keyOrClose" : "bad");
-			case "keyOrClose":
-			case "key":
-				if (c === "}" && phase === "keyOrClose") return to("bad");
-				if (c !== '"') return to("bad");
-				begin(true);
-				take(s, i, i + 1);
-				return to("keyText");
-			case "colon":
-				return to(c === ":" ? "value" : "bad");
-			case "value":
-				begin(key === "id" || key === "parentId");
-				if (c === "," || c === "}" || c === "]" || c === ":") return to("bad");
-				if (c === '"') {
-					take(s, i, i + 1);
-					return to("stringValue");
-				}
-				if (c === "{" || c === "[") {
-					depth = 1;
-					inString = false;
-					take(s, i, i + 1);
-					return to("nested");
-				}
-				phase = "primitive";
-				return i;
-			case "commaOrClose":
-				if (c === ",") return to("key");
-				return to(c === "}" ? "after" : "bad");
-			default:
-				return to("bad");
-		}
-	};
-
 	return {
 		push: (piece) => {
-			for (let i = 0; i < piece.length && phase !== "bad"; ) i = step(piece, i);
+			for (let i = 0; i < piece.length && scan.phase !== "bad"; ) i = step(scan, piece, i);
 		},
 		end: () => {
-			const id = found.get("id");
-			return phase === "after" && typeof id === "string" ? { id, parentId: found.get("parentId") } : undefined;
+			const id = scan.found.get("id");
+			return scan.phase === "after" && typeof id === "string"
+				? { id, parentId: scan.found.get("parentId") }
+				: undefined;
 		},
 	};
 }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeEvent, type Event } from "../../src/events/index.js";
-import { lineLinks } from "../../src/events/line-links.js";
+import { lineLinks, linksScanner } from "../../src/events/line-links.js";
 import { law } from "./laws.js";
 
 // Laws of what the events module reads: the links of an over-long line (the same oracle as the hostile suite's,
@@ -22,6 +22,25 @@ describe("the link reader for over-long lines", () => {
 			return typeof parsed.id === "string"
 				? JSON.stringify(links) === JSON.stringify({ id: parsed.id, parentId: parsed.parentId })
 				: links === undefined;
+		});
+	});
+
+	it("reads the same links from a line handed in pieces, cut anywhere, as from the whole line", () => {
+		const line = fc.oneof(
+			fc.dictionary(fc.constantFrom("id", "parentId", "a", 'b\\"c'), fc.oneof(anyJson, fc.string()), { maxKeys: 5 }),
+			fc.constant({ a: { b: ['"}', "\\"] }, id: 'q"\\', parentId: null }),
+		);
+		const cuts = fc.array(fc.nat(), { maxLength: 6 });
+		law([line, fc.constantFrom(undefined, 1), cuts], (value, indent, at) => {
+			const text = JSON.stringify(value, null, indent);
+			const points = [...new Set(at.map((n) => n % (text.length + 1)))].sort((a, b) => a - b);
+			const scanner = linksScanner();
+			let from = 0;
+			for (const point of [...points, text.length]) {
+				scanner.push(text.slice(from, point));
+				from = point;
+			}
+			return JSON.stringify(scanner.end()) === JSON.stringify(lineLinks(text));
 		});
 	});
 
