@@ -47,7 +47,7 @@ describe("turns mode section prompts", () => {
 		expect(plain).toHaveLength(3);
 		expect(plain[0]).toBe("Turn 4 of 5: decisions and dead ends.");
 		expect(plain[1]).toContain("should not be tried again");
-		expect(plain[1]).toContain("(C<n>, E<n>)");
+		expect(plain[1]?.endsWith("each with the ledger ids that show it (C<n>, E<n>).")).toBe(true);
 		expect(plain.join("\n")).not.toContain("not fixed");
 		expect(unfixed).toContain(
 			'These errors of the span are not fixed: E2, E5. Cite each in a dead end\'s evidence, or list it in "openErrors"',

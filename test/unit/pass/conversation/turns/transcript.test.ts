@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../../../../src/events/messages.js";
+import type { Event, Message } from "../../../../../src/events/index.js";
 import { commandIdsByCall, transcriptLines } from "../../../../../src/pass/conversation/turns/transcript.js";
 
 const user = (text: string): Message => ({ role: "user", text });
@@ -97,11 +97,17 @@ describe("the Digest's condensed transcript, on what a session holds", () => {
 		expect(call(`${id64}b`)).toEqual({ role: "call", tool: "grep", args: '{"pattern":"x"}', result: "(no result)" });
 	});
 
-	it("maps a bash call to its ledger id, and leaves a user's own run, which has no call, out", () => {
+	it("maps each bash call the ledger recorded to its command id, leaving out the user's own runs and other events", () => {
+		const command = (id: string, toolCallId: string | null, by: "tool" | "user"): Event => ({
+			type: "command-recorded",
+			data: { id, command: "npm test", exitCode: 1, span: 1, toolCallId, by },
+		});
 		const ids = commandIdsByCall([
-			{ id: "C1", toolCallId: "t1" },
-			{ id: "C2", toolCallId: null },
-			{ id: "C3", toolCallId: "t3" },
+			command("C1", "t1", "tool"),
+			{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "1 failed", span: 1, command: "C1" } },
+			command("C2", null, "user"),
+			{ type: "files-touched", data: { read: ["a.ts"], modified: [] } },
+			command("C3", "t3", "tool"),
 		]);
 		expect([...ids]).toEqual([
 			["t1", "C1"],
