@@ -40,8 +40,9 @@ const TextFields = t.type({
 const TEXT_KEYS: ReadonlySet<string> = new Set(Object.keys(TextFields.props));
 const IdList = t.array(t.string);
 
+/** `note` is one line already: a defect's note, or one written here. */
 function failure(item: string, code: string, note: string): Failure {
-	return { item, code, note: note.replace(/\s+/g, " ").trim() };
+	return { item, code, note };
 }
 
 /** Blank is none; the narrative and an excuse are one line. */
@@ -63,7 +64,7 @@ function items<A>(
 	key: "labels" | "decisions" | "deadEnds",
 	value: unknown,
 	max: number,
-	pick: (answer: RawAnswer) => A | undefined,
+	pick: (answer: RawAnswer) => readonly A[],
 ): { kept: A[]; broken: Failure[] } {
 	const all = list(value);
 	if (all === undefined) return { kept: [], broken: [failure(key, "schema", `"${key}" must be a list`)] };
@@ -76,18 +77,14 @@ function items<A>(
 			return;
 		}
 		const decoded = decodeAnswer({ [key]: [item] });
-		const found = E.isRight(decoded) ? pick(decoded.right) : undefined;
-		if (found !== undefined) kept.push(found);
-		else
-			broken.push(
-				failure(at, "schema", E.isLeft(decoded) ? decoded.left.note.replace(`${key}[0]`, at) : `${at} is unreadable`),
-			);
+		if (E.isRight(decoded)) kept.push(...pick(decoded.right));
+		else broken.push(failure(at, "schema", decoded.left.note.replace(`${key}[0]`, at)));
 	});
 	return { kept, broken };
 }
 
 function openErrors(u: unknown): Either<Failure, string[]> {
-	const ids = typeof u === "string" ? u.split(/[\s,]+/).filter((id) => id !== "") : (list(u) ?? u);
+	const ids = typeof u === "string" ? u.split(/[\s,]/).filter((id) => id !== "") : (list(u) ?? u);
 	return IdList.is(ids)
 		? E.right(ids.map((id) => id.trim()))
 		: E.left(failure("openErrors", "schema", '"openErrors" must be a list of error ids (E<n>)'));
@@ -109,12 +106,12 @@ function readObject(section: Section, answer: Record<string, unknown>): Either<F
 		case "now":
 			return E.right({ section, now: text(now, false), excuse: text(excuse, true) });
 		case "labels": {
-			const labels = items("labels", answer.labels, ANSWER_BOUNDS.labels, (a) => a.labels[0]);
+			const labels = items("labels", answer.labels, ANSWER_BOUNDS.labels, (a) => a.labels);
 			return E.right({ section, labels: labels.kept, broken: labels.broken });
 		}
 		case "findings": {
-			const decisions = items("decisions", answer.decisions, ANSWER_BOUNDS.decisions, (a) => a.decisions[0]);
-			const deadEnds = items("deadEnds", answer.deadEnds, ANSWER_BOUNDS.deadEnds, (a) => a.deadEnds[0]);
+			const decisions = items("decisions", answer.decisions, ANSWER_BOUNDS.decisions, (a) => a.decisions);
+			const deadEnds = items("deadEnds", answer.deadEnds, ANSWER_BOUNDS.deadEnds, (a) => a.deadEnds);
 			const open = openErrors(answer.openErrors);
 			return E.right({
 				section,
@@ -124,10 +121,6 @@ function readObject(section: Section, answer: Record<string, unknown>): Either<F
 				excuse: text(excuse, true),
 				broken: [...decisions.broken, ...deadEnds.broken, ...(E.isLeft(open) ? [open.left] : [])],
 			});
-		}
-		default: {
-			const unknownSection: never = section;
-			return unknownSection;
 		}
 	}
 }

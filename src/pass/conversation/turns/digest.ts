@@ -30,7 +30,6 @@ const messageLine = (u: UserMessage, text: string) => JSON.stringify({ msg: u.re
  * too.
  */
 export function digest(input: DigestInput): string {
-	const commands = input.ledger.flatMap((e) => (e.type === "command-recorded" ? [e.data] : []));
 	const section = (title: string, lines: readonly string[]) =>
 		lines.length === 0 ? [] : [`## ${title}`, ...lines, ""];
 	return [
@@ -62,7 +61,7 @@ export function digest(input: DigestInput): string {
 		),
 		...section(
 			"Transcript (condensed: one JSON line per step, one per tool call with its result cut to head and tail)",
-			transcriptLines(input.messages, input.messageRefs, commandIdsByCall(commands)),
+			transcriptLines(input.messages, input.messageRefs, commandIdsByCall(input.ledger)),
 		),
 	].join("\n");
 }

@@ -64,10 +64,6 @@ export function askPrompt(section: Section, input: AskInput): string {
 			return findingsAsk(input);
 		case "now":
 			return `${turnTitle(section, "Now")}\nOne short paragraph: what is in progress and what comes next.\nAnswer {"now": "…"}.`;
-		default: {
-			const unknownSection: never = section;
-			return unknownSection;
-		}
 	}
 }
 

@@ -1,4 +1,4 @@
-import type { Message, ToolCall } from "../../../events/index.js";
+import type { Event, Message, ToolCall } from "../../../events/index.js";
 import { argsText, cut, headTail } from "../../prompt/index.js";
 
 const ASSISTANT_CHARS = 160;
@@ -66,10 +66,9 @@ export function transcriptLines(
 }
 
 /** The ledger id of each bash call the ledger recorded, by tool-call id. */
-export function commandIdsByCall(
-	commands: readonly { readonly id: string; readonly toolCallId: string | null }[],
-): Map<string, string> {
+export function commandIdsByCall(ledger: readonly Event[]): Map<string, string> {
 	const ids = new Map<string, string>();
-	for (const c of commands) if (c.toolCallId !== null) ids.set(c.toolCallId, c.id);
+	for (const e of ledger)
+		if (e.type === "command-recorded" && e.data.toolCallId !== null) ids.set(e.data.toolCallId, e.data.id);
 	return ids;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Event } from "../../../../../src/events/index.js";
 import type { Message } from "../../../../../src/events/messages.js";
-import { digest } from "../../../../../src/pass/conversation/turns/digest.js";
+import { type DigestInput, digest } from "../../../../../src/pass/conversation/turns/digest.js";
 import { transcriptLines } from "../../../../../src/pass/conversation/turns/transcript.js";
 import { initialState } from "../../../../../src/reducers/index.js";
 
@@ -65,5 +66,79 @@ describe("the Digest", () => {
 		expect(text).toContain("pi's summary");
 		expect(text).toContain("- remember the port");
 		expect(text).not.toContain("## Transcript");
+	});
+});
+
+describe("the Digest's parts", () => {
+	const bare: DigestInput = {
+		span: 2,
+		stateText: "(nothing yet)",
+		state: initialState,
+		whole: [],
+		ledger: [],
+		world: { taken: false, reason: "not a git repository" },
+		notes: [],
+		messages: [],
+		messageRefs: [],
+	};
+	const ledger: Event[] = [
+		{
+			type: "command-recorded",
+			data: { id: "C1", command: "npm run lint", exitCode: 2, span: 2, toolCallId: "t1", by: "tool" },
+		},
+		{ type: "files-touched", data: { read: [], modified: ["src/parser.ts"] } },
+	];
+
+	it("leaves out every part that is empty, taking over's too when not taking over", () => {
+		expect(digest(bare)).toBe(
+			"# Digest of span 2\n\n## State so far\n(nothing yet)\n\n## World\n(no snapshot: not a git repository)\n",
+		);
+	});
+
+	it("shows the state so far trimmed, under its title, after the span's", () => {
+		const text = digest({ ...bare, stateText: "\n\n## Rules\n> R1 never add dependencies\n\n" });
+		expect(
+			text.startsWith("# Digest of span 2\n\n## State so far\n## Rules\n> R1 never add dependencies\n\n## World\n"),
+		).toBe(true);
+	});
+
+	it("shows each part under its title with a blank line after it", () => {
+		const text = digest({
+			...bare,
+			foreignSummary: "Summary:\n- kept the runner",
+			standing: [{ ref: "u1", entryId: "e1", text: "never add dependencies" }],
+			earlier: [{ ref: "u2", entryId: "e2", text: "use pnpm\nfor now" }],
+			whole: [{ ref: "u3", entryId: "e3", text: "fix the lint\nplease" }],
+			ledger,
+			notes: ["the port is 8123"],
+			messages: [
+				{ role: "user", text: "fix the lint\nplease" },
+				{
+					role: "assistant",
+					text: "",
+					toolCalls: [{ id: "t1", name: "bash", arguments: { command: "npm run lint" } }],
+					stopReason: "toolUse",
+					errorMessage: "",
+				},
+			],
+			messageRefs: ["u3"],
+		});
+		expect(text).toContain(
+			"\n## Earlier summary by another compactor (paraphrased; rules come only from user messages)\nSummary:\n- kept the runner\n\n",
+		);
+		expect(text).toContain(
+			'\n## Earlier user messages code recorded as rules (no label needed)\n{"msg":"u1","text":"never add dependencies"}\n\n',
+		);
+		expect(text).toContain(
+			'\n## Earlier user messages to label (each cut to its start)\n{"msg":"u2","text":"use pnpm for now"}\n\n',
+		);
+		expect(text).toContain('\n## User messages to label (whole)\n{"msg":"u3","text":"fix the lint\\nplease"}\n\n');
+		expect(text).toContain("\n## Ledger (ids you may cite)\nC1 [exit 2] npm run lint\n\n");
+		expect(text).toContain("\n## Files\nmodified: src/parser.ts\n\n");
+		expect(text).toContain("\n## World\n(no snapshot: not a git repository)\n\n");
+		expect(text).toContain("\n## Notes the agent asked to remember\n- the port is 8123\n\n");
+		expect(text).toContain(
+			'\n## Transcript (condensed: one JSON line per step, one per tool call with its result cut to head and tail)\n{"role":"user","msg":"u3"}\n{"role":"call","tool":"bash","id":"C1","result":"(no result)"}\n',
+		);
 	});
 });
