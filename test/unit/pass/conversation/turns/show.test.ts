@@ -232,4 +232,9 @@ describe("show(ref) on the ids a model really gives", () => {
 		});
 		expect(answerShow("show", { ref: "u1" }, 0, laterSpan)).toEqual({ found: true, text: "u1: fix the build" });
 	});
+
+	it("refuses arguments that are not {ref} with what show takes, found false", () => {
+		for (const args of [{ id: "u1" }, { ref: 1 }, "u1", null])
+			expect(answerShow("show", args, 0, laterSpan)).toEqual({ found: false, text: 'show takes {"ref": "<id>"}' });
+	});
 });
