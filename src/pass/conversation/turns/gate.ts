@@ -105,10 +105,6 @@ export function gateSection(answer: Exclude<SectionAnswer, { section: "labels" }
 			return findingsVerdict(answer, g);
 		case "now":
 			return { failures: withinCap("now", answer.now), ...expectation(resumeSet(answer.now), answer.excuse) };
-		default: {
-			const unknownSection: never = answer;
-			return unknownSection;
-		}
 	}
 }
 
@@ -127,9 +123,5 @@ export function keptPart(answer: Exclude<SectionAnswer, { section: "labels" }>, 
 			return { decisions: [...answer.decisions], deadEnds: [...answer.deadEnds] };
 		case "now":
 			return clean && answer.now !== undefined ? { now: answer.now } : {};
-		default: {
-			const unknownSection: never = answer;
-			return unknownSection;
-		}
 	}
 }

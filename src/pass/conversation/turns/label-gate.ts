@@ -82,6 +82,6 @@ export function answerQuestions(
 
 /** The labels once the section is over: a label still failing its integrity check is dropped, its message unlabeled. */
 export function settledLabels(ctx: AcceptContext, held: readonly RawLabel[]): RawLabel[] {
-	const failing = new Set(acceptLabels(ctx, held, true).defects.flatMap((d) => (d.msg === null ? [] : [d.msg])));
+	const failing = new Set(acceptLabels(ctx, held, true).defects.map((d) => d.msg));
 	return held.filter((label) => !failing.has(label.msg));
 }

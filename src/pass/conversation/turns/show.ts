@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Message, UserMessage } from "../../../events/index.js";
-import { type Event, fixerOf } from "../../../events/index.js";
+import { type Event, type EventOf, fixerOf } from "../../../events/index.js";
 import type { Command, LedgerError, State } from "../../../reducers/index.js";
 import { cut, headTail } from "../../prompt/index.js";
 import { SHOWS_PER_TURN } from "./sections.js";
@@ -38,22 +38,24 @@ const long = (text: string) => headTail(text, SHOW_HEAD, SHOW_TAIL, true);
 type ToolResult = Extract<Message, { role: "toolResult" }>;
 
 function resultOf(messages: readonly Message[], callId: string | null): ToolResult | undefined {
-	if (callId === null) return undefined;
 	for (const m of messages) if (m.role === "toolResult" && m.toolCallId === callId) return m;
 	return undefined;
 }
 
-function commandOf(sources: ShowSources, id: string): Omit<Command, "span"> | undefined {
+function commandOf(sources: ShowSources, id: string | null): Omit<Command, "span"> | undefined {
 	for (const e of sources.ledger) if (e.type === "command-recorded" && e.data.id === id) return e.data;
 	return sources.state.commands.find((c) => c.id === id);
 }
 
-function errorOf(sources: ShowSources, id: string): Omit<LedgerError, "fixedBy" | "span"> | undefined {
-	for (const e of sources.ledger) if (e.type === "error-recorded" && e.data.id === id) return e.data;
+/** The error `id` names: this span's (open until a fix in the ledger), else an earlier span's with what fixed it. */
+function errorOf(sources: ShowSources, id: string): Omit<LedgerError, "span"> | undefined {
+	for (const e of sources.ledger)
+		if (e.type === "error-recorded" && e.data.id === id) return { ...e.data, fixedBy: null };
 	return sources.state.errors.find((e) => e.id === id);
 }
 
-function showCommand(sources: ShowSources, id: string): Shown | undefined {
+/** The command `id` names with its output; none when no command has that id (or it has none). */
+function showCommand(sources: ShowSources, id: string | null): Shown | undefined {
 	const command = commandOf(sources, id);
 	if (command === undefined) return undefined;
 	const result = resultOf(sources.messages, command.toolCallId);
@@ -61,13 +63,15 @@ function showCommand(sources: ShowSources, id: string): Shown | undefined {
 	return { found: true, text: `${id} [exit ${command.exitCode ?? "?"}] ${command.command}\n${output}` };
 }
 
+/** An error with where it came from, open or what fixed it (this span or an earlier one), and its command. */
 function showError(sources: ShowSources, id: string): Shown | undefined {
 	const error = errorOf(sources, id);
 	if (error === undefined) return undefined;
 	const from = error.command === null ? error.tool : `${error.tool} ${error.command}`;
-	const fixed = sources.ledger.find((e) => e.type === "error-fixed" && e.data.error === id);
-	const status = fixed?.type === "error-fixed" ? `fixed by ${fixerOf(fixed.data)}` : "open";
-	const command = error.command === null ? undefined : showCommand(sources, error.command);
+	const fix = sources.ledger.find((e): e is EventOf<"error-fixed"> => e.type === "error-fixed" && e.data.error === id);
+	const fixedBy = fix === undefined ? error.fixedBy : fixerOf(fix.data);
+	const status = fixedBy === null ? "open" : `fixed by ${fixedBy}`;
+	const command = showCommand(sources, error.command);
 	return {
 		found: true,
 		text: `${id} (${from}, ${status}): ${error.head}${command === undefined ? "" : `\n${command.text}`}`,

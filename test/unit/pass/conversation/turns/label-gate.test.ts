@@ -100,3 +100,73 @@ describe("the labels gate", () => {
 		expect(settledLabels(ctx, held)).toEqual([{ msg: "u2", label: "rule" }]);
 	});
 });
+
+describe("the labels gate, on what models really answer", () => {
+	const others = [
+		{ msg: "u2", label: "rule" },
+		{ msg: "u3", label: "not a rule" },
+	];
+
+	it("takes the first of two labels a reply gives the same message", () => {
+		const merged = mergeLabels(
+			[],
+			[
+				{ msg: "u4", label: "not a rule" },
+				{ msg: "u4", label: "rule" },
+			],
+			new Set(["u4"]),
+			offered,
+		);
+		expect(merged).toEqual({ labels: [{ msg: "u4", label: "not a rule" }], failures: [] });
+	});
+
+	it("fails a label outside the list, but not on a standing rule's message", () => {
+		const held = [...others, { msg: "u4", label: "a rule maybe" }];
+		expect(judgeLabels(ctx, held, new Set()).failures.map((f) => [f.item, f.code])).toEqual([["u4", "label-invalid"]]);
+		expect(judgeLabels(ctx, held, new Set(["u4"])).failures).toEqual([]);
+	});
+
+	it("fails a lift of a rule not in force with a note naming both, but not on a standing rule's message", () => {
+		const held = [...others, { msg: "u4", label: "lifts R9" }];
+		expect(judgeLabels(ctx, held, new Set()).failures).toEqual([
+			{ item: "u4:R9", code: "unknown-id", note: "u4: R9 is not a rule in force" },
+		]);
+		expect(judgeLabels(ctx, held, new Set(["u4"])).failures).toEqual([]);
+	});
+
+	it("fails no lift that acceptance drops for another reason: of its own message, or of a later one", () => {
+		const held = [
+			{ msg: "u2", label: "rule" },
+			{ msg: "u3", label: "lifts u4" },
+			{ msg: "u4", label: "lifts u4" },
+		];
+		expect(judgeLabels(ctx, held, new Set()).failures).toEqual([]);
+	});
+
+	it("asks nothing about a message that has a failure to repair first", () => {
+		const held = [
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u3", label: "not a rule" },
+			{ msg: "u4", label: "lifts R9, R1" },
+		];
+		const verdict = judgeLabels(ctx, held, new Set());
+		expect(verdict.failures.map((f) => f.item)).toEqual(["u4:R9"]);
+		expect(verdict.questions).toEqual([]);
+	});
+
+	it("keeps the labels of the messages not asked about when it applies a reply", () => {
+		const held = [
+			{ msg: "u2", label: "rule" },
+			{ msg: "u3", label: "not a rule" },
+			{ msg: "u4", label: "one-off" },
+		];
+		const asked = judgeLabels(ctx, held, new Set()).questions;
+		const reply = JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] });
+		expect(asked.map((q) => q.msg)).toEqual(["u2"]);
+		expect(answerQuestions(ctx, held, asked, reply)).toEqual([
+			{ msg: "u2", label: "rule and lifts u1" },
+			{ msg: "u3", label: "not a rule" },
+			{ msg: "u4", label: "one-off" },
+		]);
+	});
+});

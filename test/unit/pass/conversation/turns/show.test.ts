@@ -97,3 +97,144 @@ describe("show(ref)", () => {
 		expect(answerShow("show", { id: "u2" }, 0, sources).text).toBe('show takes {"ref": "<id>"}');
 	});
 });
+
+/** Ids as providers give them: Mistral's nine characters, which may start or end like a ledger id or a user ref. */
+const likeRefs = ["Rk3Pq9Au1", "u1Kd8sLmQ", "Rk3Pq9AC4", "C4bPq9XzT", "Rk3Pq9AE2", "E2fK0aB7c"];
+const laterSpan: ShowSources = {
+	branch: [
+		{ ref: "u1", entryId: "e1", text: "fix the build" },
+		{ ref: "u10", entryId: "e10", text: "first line\n  second line, indented" },
+	],
+	messages: [
+		{
+			role: "assistant",
+			text: "",
+			toolCalls: [
+				...likeRefs.map((id) => ({ id, name: "bash", arguments: { command: `ls ${id}` } })),
+				{ id: "c7", name: "read", arguments: undefined },
+				{ id: "", name: "bash", arguments: { command: "pwd" } },
+			],
+			stopReason: "toolUse",
+			errorMessage: "",
+		},
+		...likeRefs.map((id) => ({
+			role: "toolResult" as const,
+			toolCallId: id,
+			toolName: "bash",
+			text: `out of ${id}`,
+			isError: false,
+			details: undefined,
+		})),
+		{ role: "toolResult", toolCallId: "", toolName: "bash", text: "/work", isError: false, details: undefined },
+	],
+	ledger: [
+		{
+			type: "command-recorded",
+			data: { id: "C10", command: "sleep 900", exitCode: null, span: 3, toolCallId: null, by: "tool" },
+		},
+		{ type: "error-recorded", data: { id: "E10", tool: "edit", head: "oldText not found", span: 3, command: null } },
+		{ type: "error-recorded", data: { id: "E11", tool: "bash", head: "timed out", span: 3, command: "C9" } },
+		{ type: "error-recorded", data: { id: "E12", tool: "bash", head: "killed", span: 3, command: "C10" } },
+		{ type: "error-fixed", data: { error: "E5", byTool: "write", path: "src/a.ts" } },
+	],
+	state: applied(initialState, [
+		{
+			type: "command-recorded",
+			data: { id: "C2", command: "npm run build", exitCode: 2, span: 1, toolCallId: "b1", by: "tool" },
+		},
+		{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "tsc: 2 errors", span: 1, command: "C2" } },
+		{
+			type: "command-recorded",
+			data: { id: "C3", command: "npm run build", exitCode: 0, span: 1, toolCallId: "b2", by: "tool" },
+		},
+		{ type: "error-fixed", data: { error: "E1", by: "C3" } },
+		{ type: "error-recorded", data: { id: "E5", tool: "write", head: "EACCES", span: 2, command: null } },
+		{ type: "error-recorded", data: { id: "E6", tool: "edit", head: "no match", span: 2, command: null } },
+	]),
+};
+
+describe("show(ref) on the ids a model really gives", () => {
+	it("keeps a shown text's lines and their indents, head and tail", () => {
+		expect(showRef("u10", laterSpan)).toEqual({ found: true, text: "u10: first line\n  second line, indented" });
+		const call = showRef("t1", sources).text;
+		expect(call.startsWith('bash {"command":"npm test"}\nerror: line of output\nline of output\n')).toBe(true);
+		expect(call.endsWith("line of output\nthe last line")).toBe(true);
+	});
+
+	it("shows an earlier span's error as fixed by what fixed it, with its command not in this span", () => {
+		expect(showRef("E1", laterSpan)).toEqual({
+			found: true,
+			text: "E1 (bash C2, fixed by C3): tsc: 2 errors\nC2 [exit 2] npm run build\n(output not in this span)",
+		});
+	});
+
+	it("shows an earlier span's open error as fixed once this span's edit fixed it, and another as still open", () => {
+		expect(showRef("E5", laterSpan)).toEqual({ found: true, text: "E5 (write, fixed by write of src/a.ts): EACCES" });
+		expect(showRef("E6", laterSpan)).toEqual({ found: true, text: "E6 (edit, open): no match" });
+	});
+
+	it("shows an error of a tool with no command by the tool alone, and one whose command is not recorded without it", () => {
+		expect(showRef("E10", laterSpan)).toEqual({ found: true, text: "E10 (edit, open): oldText not found" });
+		expect(showRef("E11", laterSpan)).toEqual({ found: true, text: "E11 (bash C9, open): timed out" });
+	});
+
+	it("shows a command killed before it exited with exit ?, and an error of it with that command", () => {
+		expect(showRef("C10", laterSpan)).toEqual({
+			found: true,
+			text: "C10 [exit ?] sleep 900\n(output not in this span)",
+		});
+		expect(showRef("E12", laterSpan)).toEqual({
+			found: true,
+			text: "E12 (bash C10, open): killed\nC10 [exit ?] sleep 900\n(output not in this span)",
+		});
+	});
+
+	it("shows a tool call whose id starts or ends like u<n>, C<n> or E<n> as that call", () => {
+		for (const id of likeRefs)
+			expect(showRef(id, laterSpan)).toEqual({ found: true, text: `bash {"command":"ls ${id}"}\nout of ${id}` });
+	});
+
+	it("shows a call with no arguments and no result as such", () => {
+		expect(showRef("c7", laterSpan)).toEqual({ found: true, text: "read \n(no result)" });
+	});
+
+	it("refuses the empty ref even when a provider gave a call an empty id", () => {
+		for (const ref of ["", "  \n"])
+			expect(showRef(ref, laterSpan)).toEqual({
+				found: false,
+				text: 'unknown id "": show takes u<n>, C<n>, E<n> or a tool-call id from the Digest',
+			});
+	});
+
+	it("reads a ref with spaces or a newline around it, or a capital U, as the id", () => {
+		expect(showRef(" C10\n", laterSpan)).toEqual(showRef("C10", laterSpan));
+		expect(showRef("\tU10 ", laterSpan)).toEqual({ found: true, text: "u10: first line\n  second line, indented" });
+	});
+
+	it("names the unknown id in its refusal, cut to 40 characters when the model pasted a whole line", () => {
+		expect(showRef("E7", laterSpan).text).toBe(
+			'unknown id "E7": show takes u<n>, C<n>, E<n> or a tool-call id from the Digest',
+		);
+		const pasted = `C4 [exit 1] npm test ${"x".repeat(40)}`;
+		expect(showRef(pasted, laterSpan).text).toBe(
+			`unknown id ${JSON.stringify(`${pasted.slice(0, 40)}…`)}: show takes u<n>, C<n>, E<n> or a tool-call id from the Digest`,
+		);
+	});
+
+	it("refuses a call past the cap and another tool by name, found false", () => {
+		expect(answerShow("show", { ref: "u1" }, SHOWS_PER_TURN, laterSpan)).toEqual({
+			found: false,
+			text: `show is capped at ${SHOWS_PER_TURN} calls a turn: answer with what you have`,
+		});
+		expect(answerShow("read", { path: "src/a.ts" }, 0, laterSpan)).toEqual({
+			found: false,
+			text: 'there is no tool "read": the only tool is show(ref)',
+		});
+		expect(answerShow("show", { ref: "u1" }, 0, laterSpan)).toEqual({ found: true, text: "u1: fix the build" });
+	});
+
+	it("refuses arguments that are not {ref} with what show takes, found false", () => {
+		for (const args of [{ id: "u1" }, { ref: 1 }, "u1", null])
+			expect(answerShow("show", args, 0, laterSpan)).toEqual({ found: false, text: 'show takes {"ref": "<id>"}' });
+	});
+});
