@@ -22,8 +22,8 @@ import { spanContext, WHOLE_ANSWER, when } from "./span-context.js";
 const { ctx } = spanContext();
 const prompt = { system: "the system prompt", user: "the chunk's prompt" };
 
-function given(maxTokens = 32_000, context: AcceptContext = ctx) {
-	return start(chunkPlan({ prompt, ctx: context, retryNoteChars: 2000, maxTokens }), 0);
+function given(maxTokens = 32_000, context: AcceptContext = ctx, retryNoteChars = 2000) {
+	return start(chunkPlan({ prompt, ctx: context, retryNoteChars, maxTokens }), 0);
 }
 
 const reply = (text: string, stopReason = "stop"): Heard => ({
@@ -230,7 +230,11 @@ describe("single mode's budgets", () => {
 
 	it("ends with the reason when the raised call throws, each call traced", () => {
 		const done = when(given(), reply(cut, "length"), threw("TypeError"));
-		expect(chunkDiffOf(done.talk).reason).toBe("model-threw:TypeError");
+		expect(chunkDiffOf(done.talk)).toMatchObject({
+			accepted: undefined,
+			reason: "model-threw:TypeError",
+			rejectedQuotes: [],
+		});
 		expect(traceOf(done)).toEqual([
 			{ purpose: "diff", maxTokens: FIRST_BUDGET, outcome: "unreadable", defects: ["json-invalid"] },
 			{ purpose: "raised", maxTokens: RAISED_BUDGET_MIN, outcome: "threw", defects: [] },
@@ -324,6 +328,7 @@ describe("single mode's lift questions", () => {
 	it("settles on the answer as it stood when the questions call throws, and traces the call as thrown", () => {
 		const done = when(given(32_000, replacing), reply(replacingAnswer), threw("Error"));
 		expect(chunkDiffOf(done.talk).reason).toBeNull();
+		expect(chunkDiffOf(done.talk).accepted?.questions).toEqual([]);
 		expect(rulesOf(done)).toEqual([
 			"added u1: always indent with tabs",
 			"added u2: switch to two-space indentation instead of tabs from now on",
@@ -351,6 +356,14 @@ describe("single mode's lift questions", () => {
 			"added u1: always indent with tabs",
 			"added u2: switch to two-space indentation instead of tabs from now on",
 		]);
+		expect(chunkDiffOf(done.talk).accepted?.questions).toEqual([]);
+	});
+
+	it("asks no question that does not fit in the room for a note: the answer is accepted as final", () => {
+		const done = when(given(32_000, replacing, QUESTIONS_HEADER.length + 10), reply(replacingAnswer));
+		expect(done.kind).toBe("done");
+		expect(traceOf(done).map((c) => c.purpose)).toEqual(["diff"]);
+		expect(chunkDiffOf(done.talk).accepted?.questions).toEqual([]);
 	});
 });
 
