@@ -42,44 +42,58 @@ export interface DiffResult {
 	readonly rejectedQuotes: readonly string[];
 }
 
-interface Parsed {
-	readonly answer: RawAnswer | undefined;
-	readonly accepted: Accepted | undefined;
-	readonly defects: readonly Defect[];
-	/** What the repair cut or left out to bring the answer within the schema's bounds. */
-	readonly cuts: Repaired["cuts"];
-}
+/** A reply as read: its answer, repaired and accepted, or none and the defect that says why. */
+type Parsed =
+	| {
+			readonly kind: "read";
+			readonly answer: RawAnswer;
+			readonly accepted: Accepted;
+			/** What the repair cut or left out to bring the answer within the schema's bounds. */
+			readonly cuts: Repaired["cuts"];
+	  }
+	| { readonly kind: "unread"; readonly defect: Defect };
 
-/** Where the chunk's calls stand: which call is out, its budget, the answer kept so far. */
-export interface DiffState {
-	readonly context: DiffContext;
-	readonly phase: "diff" | "raised" | "retry" | "questions";
-	readonly budget: number;
-	readonly kept: Parsed | undefined;
-	readonly asked: readonly Question[];
-}
+type Read = Extract<Parsed, { readonly kind: "read" }>;
+
+/**
+ * Where the chunk's calls stand: which call is out and its budget; in a retry, the reply kept so far; in the
+ * questions, the answer they are about and the questions asked.
+ */
+export type DiffState =
+	| { readonly context: DiffContext; readonly phase: "diff" | "raised"; readonly budget: number }
+	| { readonly context: DiffContext; readonly phase: "retry"; readonly budget: number; readonly kept: Parsed }
+	| {
+			readonly context: DiffContext;
+			readonly phase: "questions";
+			readonly kept: Read;
+			readonly asked: readonly Question[];
+	  };
 
 type Step = SectionStep<DiffState, DiffResult>;
 
 /** Reads a reply, repairing what ran past a bound code can bring back (see repair.ts), and accepts it. */
 function parse(ctx: AcceptContext, text: string): Parsed {
 	const read = readRelaxedAnswer(text);
-	if (E.isLeft(read)) return { answer: undefined, accepted: undefined, defects: [read.left], cuts: [] };
+	if (E.isLeft(read)) return { kind: "unread", defect: read.left };
 	const { answer, cuts } = repairAnswer(read.right);
-	const accepted = acceptAnswer(ctx, answer);
-	return { answer, accepted, defects: accepted.defects, cuts };
+	return { kind: "read", answer, accepted: acceptAnswer(ctx, answer), cuts };
+}
+
+function defectsOf(parsed: Parsed): readonly Defect[] {
+	return parsed.kind === "read" ? parsed.accepted.defects : [parsed.defect];
 }
 
 function judgedOf(parsed: Parsed): Judged {
-	const outcome = parsed.answer === undefined ? "unreadable" : parsed.defects.length > 0 ? "defects" : "answer";
-	return { outcome, codes: parsed.defects.map((d) => d.code) };
+	const defects = defectsOf(parsed);
+	const outcome = parsed.kind === "unread" ? "unreadable" : defects.length > 0 ? "defects" : "answer";
+	return { outcome, codes: defects.map((d) => d.code) };
 }
 
 /** Fewer defects wins; a parsed answer always beats none; a tie goes to the newer. */
-function better(a: Parsed | undefined, b: Parsed): Parsed {
-	if (a?.answer === undefined) return b;
-	if (b.answer === undefined) return a;
-	return b.defects.length <= a.defects.length ? b : a;
+function better(a: Parsed, b: Parsed): Parsed {
+	if (a.kind === "unread") return b;
+	if (b.kind === "unread") return a;
+	return b.accepted.defects.length <= a.accepted.defects.length ? b : a;
 }
 
 /** The `words` of the answer's labels that no rule the answer recorded holds (as `ruleWords` finds words). */
@@ -94,14 +108,14 @@ function rejectedQuotes(answer: RawAnswer, accepted: Accepted): string[] {
 }
 
 function done(result: DiffResult, judged?: Judged): Step {
-	return { kind: "done", result, ...(judged === undefined ? {} : { judged }) };
+	return { kind: "done", result, judged };
 }
 
 /** The settled acceptance; what the repair cut is counted with what acceptance dropped, for the log. */
-function accepted(kept: Parsed, answer: RawAnswer, settled: Accepted, judged?: Judged): Step {
+function accepted(kept: Read, settled: Accepted, judged?: Judged): Step {
 	const dropped = [...kept.cuts, ...settled.dropped];
 	return done(
-		{ accepted: { ...settled, dropped }, reason: null, rejectedQuotes: rejectedQuotes(answer, settled) },
+		{ accepted: { ...settled, dropped }, reason: null, rejectedQuotes: rejectedQuotes(kept.answer, settled) },
 		judged,
 	);
 }
@@ -109,7 +123,7 @@ function accepted(kept: Parsed, answer: RawAnswer, settled: Accepted, judged?: J
 /** The first call: the chunk's prompt within the first budget. */
 export function startDiff(context: DiffContext): Step {
 	const budget = Math.min(FIRST_BUDGET, context.maxTokens);
-	const state: DiffState = { context, phase: "diff", budget, kept: undefined, asked: [] };
+	const state: DiffState = { context, phase: "diff", budget };
 	return { kind: "ask", state, ask: { purpose: "diff", text: context.prompt.user, maxTokens: budget } };
 }
 
@@ -117,32 +131,33 @@ export function startDiff(context: DiffContext): Step {
  * Once an answer parsed or none will: with nothing usable, the reason; with lift questions and a last call that
  * answered, one more call asks them; else the answer accepted as final.
  */
-function settle(state: DiffState, kept: Parsed | undefined, lastAnswered: boolean, judged?: Judged): Step {
-	if (kept?.answer === undefined || kept.accepted === undefined)
-		return done({ accepted: undefined, reason: kept?.defects[0]?.code ?? "no-answer", rejectedQuotes: [] }, judged);
-	const { ctx, prompt, retryNoteChars, maxTokens } = state.context;
+function settle(context: DiffContext, kept: Parsed, lastAnswered: boolean, judged?: Judged): Step {
+	if (kept.kind === "unread")
+		return done({ accepted: undefined, reason: kept.defect.code, rejectedQuotes: [] }, judged);
+	const { ctx, prompt, retryNoteChars, maxTokens } = context;
 	const questions = renderQuestions(kept.accepted.questions, retryNoteChars);
 	if (questions.asked.length === 0 || !lastAnswered)
-		return accepted(kept, kept.answer, acceptAnswer(ctx, kept.answer, { final: true }), judged);
+		return accepted(kept, acceptAnswer(ctx, kept.answer, { final: true }), judged);
 	const text = `${prompt.user}\n\nYour answer was:\n${JSON.stringify(kept.answer)}\n\n${questions.text}`;
 	return {
 		kind: "ask",
-		state: { ...state, phase: "questions", kept, asked: questions.asked },
+		state: { context, phase: "questions", kept, asked: questions.asked },
 		ask: { purpose: "questions", text, maxTokens: Math.min(FIRST_BUDGET, maxTokens) },
-		...(judged === undefined ? {} : { judged }),
+		judged,
 	};
 }
 
 /** After the first answer (raised or not): a format defect is retried once with a note, the parsed answer kept. */
-function afterFirst(state: DiffState, parsed: Parsed): Step {
+function afterFirst(context: DiffContext, budget: number, parsed: Parsed): Step {
 	const judged = judgedOf(parsed);
-	if (parsed.defects.length === 0) return settle(state, parsed, true, judged);
-	const note = retryNote(parsed.defects, state.context.retryNoteChars);
-	const text = `${state.context.prompt.user}\n\nYour previous answer had these problems; answer again in full, fixed:\n${note}`;
+	const defects = defectsOf(parsed);
+	if (defects.length === 0) return settle(context, parsed, true, judged);
+	const note = retryNote(defects, context.retryNoteChars);
+	const text = `${context.prompt.user}\n\nYour previous answer had these problems; answer again in full, fixed:\n${note}`;
 	return {
 		kind: "ask",
-		state: { ...state, phase: "retry", kept: parsed },
-		ask: { purpose: "retry", text, maxTokens: state.budget },
+		state: { context, phase: "retry", budget, kept: parsed },
+		ask: { purpose: "retry", text, maxTokens: budget },
 		judged,
 	};
 }
@@ -152,47 +167,33 @@ function afterFirst(state: DiffState, parsed: Parsed): Step {
  * limit with nothing usable is asked again with twice the budget; then one retry; then the questions, once.
  */
 export function hearDiff(state: DiffState, heard: SectionHeard): Step {
-	const { ctx, maxTokens } = state.context;
+	const { context } = state;
+	const { ctx, maxTokens } = context;
 	switch (state.phase) {
 		case "diff":
 		case "raised": {
 			if (heard.kind === "failed") return done({ accepted: undefined, reason: heard.reason, rejectedQuotes: [] });
 			const parsed = parse(ctx, heard.text);
 			const raised = Math.min(Math.max(state.budget * 2, RAISED_BUDGET_MIN), maxTokens);
-			if (
-				state.phase === "diff" &&
-				heard.stopReason === "length" &&
-				parsed.answer === undefined &&
-				raised > state.budget
-			)
+			if (state.phase === "diff" && heard.stopReason === "length" && parsed.kind === "unread" && raised > state.budget)
 				return {
 					kind: "ask",
-					state: { ...state, phase: "raised", budget: raised },
-					ask: { purpose: "raised", text: state.context.prompt.user, maxTokens: raised },
+					state: { context, phase: "raised", budget: raised },
+					ask: { purpose: "raised", text: context.prompt.user, maxTokens: raised },
 					judged: judgedOf(parsed),
 				};
-			return afterFirst(state, parsed);
+			return afterFirst(context, state.budget, parsed);
 		}
 		case "retry": {
-			if (heard.kind === "failed") return settle(state, state.kept, false);
+			if (heard.kind === "failed") return settle(context, state.kept, false);
 			const retried = parse(ctx, heard.text);
-			return settle(state, better(state.kept, retried), true, judgedOf(retried));
+			return settle(context, better(state.kept, retried), true, judgedOf(retried));
 		}
 		case "questions": {
-			const { kept } = state;
-			if (kept?.answer === undefined) return done({ accepted: undefined, reason: "no-answer", rejectedQuotes: [] });
-			const text = heard.kind === "text" ? heard.text : "";
-			const settled = applyReplies(ctx, kept.answer, state.asked, text).accepted;
-			return accepted(
-				kept,
-				kept.answer,
-				settled,
-				heard.kind === "text" ? { outcome: "unreadable", codes: [] } : undefined,
-			);
-		}
-		default: {
-			const unknownPhase: never = state.phase;
-			return unknownPhase;
+			const { kept, asked } = state;
+			if (heard.kind === "failed") return accepted(kept, acceptAnswer(ctx, kept.answer, { final: true }));
+			const settled = applyReplies(ctx, kept.answer, asked, heard.text).accepted;
+			return accepted(kept, settled, { outcome: "unreadable", codes: [] });
 		}
 	}
 }
