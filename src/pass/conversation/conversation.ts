@@ -96,8 +96,8 @@ export interface Talk {
 	readonly turns: readonly TurnTrace[];
 	/** The output budget of the next turn (turns mode raises it after a reply cut at the limit). */
 	readonly budget: number;
-	/** The Digest, until a turn that carries it is answered: a first turn abandoned leaves it to the next. */
-	readonly digest: string | undefined;
+	/** Turns mode: the next turn carries the Digest, until a turn that carried it is answered (not just abandoned). */
+	readonly digestOwed: boolean;
 	/** Why a section stopped short, the first such. */
 	readonly reason: string | null;
 	/** The ask in flight; none once the conversation is done. */
@@ -209,7 +209,7 @@ function withJudged(talk: Talk, judged: Judged | undefined): Talk {
 function proceed(talk: Talk, step: CurrentStep, at: number): Step {
 	const judged = withJudged(talk, step.judged);
 	if (step.kind === "ask") return issue(judged, step.current, step.ask, at);
-	const reason = judged.reason ?? (step.result.kind === "turn" ? step.result.result.reason : null);
+	const reason = judged.reason ?? step.result.result.reason;
 	const moved: Talk = {
 		...judged,
 		results: [...judged.results, step.result],
@@ -247,7 +247,7 @@ function issue(talk: Talk, current: Current, ask: SectionAsk, at: number): Step 
 	const kind = TURN_KIND[ask.purpose];
 	const status = `Longhaul: turn ${SECTIONS.indexOf(name) + 1}/${SECTIONS.length} ${name}${kind === "ask" ? "" : ` (${kind})`}`;
 	const deadline = at + Math.min(transport.turnBudgetMs, left);
-	const text = talk.digest === undefined ? ask.text : `${talk.digest}\n\n${ask.text}`;
+	const text = talk.digestOwed ? `${transport.digest}\n\n${ask.text}` : ask.text;
 	const out: Out = {
 		current,
 		purpose: ask.purpose,
@@ -369,7 +369,7 @@ function hearTurn(talk: Talk, transport: Extract<Transport, { kind: "turns" }>, 
 	const ended: Talk = {
 		...withCall,
 		budget,
-		digest: undefined,
+		digestOwed: false,
 		turns: [...withCall.turns, turnTrace(out, heard.at, "answer", [])],
 	};
 	return proceed(
@@ -389,7 +389,7 @@ export function start(plan: Plan, at: number): Step {
 		calls: [],
 		turns: [],
 		budget: Math.min(FIRST_BUDGET, plan.maxTokens),
-		digest: plan.transport.kind === "turns" ? plan.transport.digest : undefined,
+		digestOwed: true,
 		reason: null,
 		out: undefined,
 	};

@@ -73,14 +73,14 @@ export interface TurnsOutcome {
 }
 
 function offeredRefs(input: TurnsInput): ReadonlySet<string> {
-	const standing = new Set(input.takeover?.standing ?? []);
+	const standing = new Set(input.takeover?.standing);
 	return new Set(input.ctx.toLabel.map((u) => u.ref).filter((ref) => !standing.has(ref)));
 }
 
 function digestOf(input: TurnsInput): string {
 	const { ctx, takeover } = input;
-	const earlier = new Set(takeover?.earlier ?? []);
-	const standing = new Set(takeover?.standing ?? []);
+	const earlier = new Set(takeover?.earlier);
+	const standing = new Set(takeover?.standing);
 	return digest({
 		span: ctx.span,
 		stateText: input.stateText,

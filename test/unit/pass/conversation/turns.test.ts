@@ -226,17 +226,29 @@ describe("turns mode's text sections", () => {
 		expect(resultOf(talk)?.dropped.map((f) => [f.item, f.code])).toEqual([["decisions[0]:C7", "unknown-id"]]);
 	});
 
-	it("with as many failures keeps the answer with fewer unmet expectations, and of two as good the newer", () => {
+	it("with as many failures keeps the answer with fewer unmet expectations", () => {
 		const talk = doneTalk(
 			when(
 				start(only("findings"), 0),
 				reply(findings(["C7"], true)),
 				reply(findings(["C8"], false)),
-				reply(findings(["C9"], true)),
+				reply(findings(["C5", "C6"], true)),
 			),
 		);
-		expect(evidenceKept(talk)).toEqual([["C9"]]);
+		expect(evidenceKept(talk)).toEqual([["C7"]]);
 		expect(resultOf(talk)?.unmet).toEqual([]);
+	});
+
+	it("of two answers as good keeps the newer", () => {
+		const talk = doneTalk(
+			when(
+				start(only("findings"), 0),
+				reply(findings(["C7"], true)),
+				reply(findings(["C8"], true)),
+				reply(findings(["C5", "C6"], true)),
+			),
+		);
+		expect(evidenceKept(talk)).toEqual([["C8"]]);
 	});
 
 	it("counts failures before unmet expectations: fewer failures wins though it leaves an error unplaced", () => {
