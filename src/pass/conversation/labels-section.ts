@@ -43,8 +43,7 @@ function labelsFromReply(state: LabelsState, reply: string): { labels: RawLabel[
 	const { ctx, offered } = state.context;
 	const read = readSection("labels", reply);
 	const answered = answerQuestions(ctx, state.held, state.asked, reply);
-	if (E.isLeft(read) || read.right.section !== "labels")
-		return { labels: answered, failures: E.isLeft(read) ? [read.left] : [] };
+	if (E.isLeft(read)) return { labels: answered, failures: [read.left] };
 	const merged = mergeLabels(answered, read.right.labels, state.open, offered);
 	return { labels: merged.labels, failures: [...read.right.broken, ...merged.failures] };
 }

@@ -1,12 +1,10 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Judged, SectionHeard, SectionStep } from "./section.js";
 import { notAnswered, type TurnSectionResult } from "./turn-section.js";
-import { type Failure, readSection, type SectionAnswer } from "./turns/codecs.js";
+import { type Failure, readSection, type TextAnswer } from "./turns/codecs.js";
 import { type GateContext, gateSection, keptPart, type Verdict } from "./turns/gate.js";
 import { repairPrompt } from "./turns/prompts.js";
 import { REPAIR_TURNS, type Section } from "./turns/sections.js";
-
-type TextAnswer = Exclude<SectionAnswer, { section: "labels" }>;
 
 /** Where a section other than the labels stands: its repairs so far, the best answer. */
 export interface TextState {
@@ -66,10 +64,11 @@ export function startText(
 export function hearText(state: TextState, heard: SectionHeard): Step {
 	if (heard.kind === "failed") return finish(state, heard.reason);
 	const read = readSection(state.section, heard.text);
-	const answer = E.isRight(read) && read.right.section !== "labels" ? read.right : undefined;
-	const unreadable: Failure = E.isLeft(read) ? read.left : { item: state.section, code: "schema", note: "unreadable" };
-	const verdict: Verdict =
-		answer === undefined ? { failures: [unreadable], unmet: [], excused: [] } : gateSection(answer, state.gate);
+	const answer = E.getOrElseW(() => undefined)(read);
+	const verdict: Verdict = E.match(
+		(unreadable: Failure): Verdict => ({ failures: [unreadable], unmet: [], excused: [] }),
+		(given: TextAnswer) => gateSection(given, state.gate),
+	)(read);
 	const judged: Judged = {
 		outcome: answer === undefined ? "unreadable" : verdict.failures.length > 0 ? "defects" : "answer",
 		codes: verdict.failures.map((f) => f.code),
@@ -80,7 +79,7 @@ export function hearText(state: TextState, heard: SectionHeard): Step {
 		best: answer !== undefined && better(state.best, { verdict }) ? { answer, verdict } : state.best,
 	};
 	if ((verdict.failures.length === 0 && verdict.unmet.length === 0) || next.attempt > REPAIR_TURNS)
-		return finish(next, next.best === undefined ? unreadable.code : null, judged);
+		return finish(next, next.best === undefined ? (judged.codes[0] ?? null) : null, judged);
 	const text = repairPrompt({ section: state.section, ...verdict, questions: [], maxChars: state.retryNoteChars }).text;
 	return { kind: "ask", state: next, ask: { purpose: "retry", text }, judged };
 }

@@ -154,6 +154,7 @@ describe("turns mode's conversation", () => {
 			input,
 		);
 		expect(outcome.accepted?.dropped).toContainEqual({ item: "narrative", reason: "narrative-too-long" });
+		expect(outcome.reason).toBeNull();
 		expect(outcome.accepted?.events.some((e) => e.type === "narrative-line")).toBe(false);
 	});
 
