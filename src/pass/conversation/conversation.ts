@@ -72,8 +72,12 @@ type Current =
 	| { readonly kind: "text"; readonly state: TextState }
 	| { readonly kind: "labels"; readonly state: LabelsState };
 
-/** The ask in flight: its purpose and budget, and (turns) when its turn began, its deadline, its tool rounds. */
+/**
+ * The ask in flight: the section it is for, its purpose and budget, and (turns) when its turn began, its deadline,
+ * its tool rounds.
+ */
 interface Out {
+	readonly current: Current;
 	readonly purpose: Purpose;
 	readonly maxTokens: number;
 	readonly startedAt: number;
@@ -87,16 +91,16 @@ export interface Talk {
 	readonly plan: Plan;
 	readonly started: number;
 	readonly index: number;
-	readonly current: Current | undefined;
 	readonly results: readonly SectionResult[];
 	readonly calls: readonly CallTrace[];
 	readonly turns: readonly TurnTrace[];
 	/** The output budget of the next turn (turns mode raises it after a reply cut at the limit). */
 	readonly budget: number;
-	/** The Digest, until a turn that carries it is answered: a first turn abandoned leaves it to the next. */
-	readonly digest: string | undefined;
+	/** Turns mode: the next turn carries the Digest, until a turn that carried it is answered (not just abandoned). */
+	readonly digestOwed: boolean;
 	/** Why a section stopped short, the first such. */
 	readonly reason: string | null;
+	/** The ask in flight; none once the conversation is done. */
 	readonly out: Out | undefined;
 }
 
@@ -108,6 +112,9 @@ export type Step =
 type CurrentStep =
 	| { readonly kind: "ask"; readonly current: Current; readonly ask: SectionAsk; readonly judged?: Judged }
 	| { readonly kind: "done"; readonly result: SectionResult; readonly judged?: Judged };
+
+/** A section's first ask: every section starts by asking. */
+type SectionStart<S> = Extract<SectionStep<S, unknown>, { kind: "ask" }>;
 
 /** Rounds of tool calls a turn allows: the capped calls one a round, and one more to hear the refusal. */
 const SHOW_ROUNDS = SHOWS_PER_TURN + 1;
@@ -124,32 +131,26 @@ function lift<S, R>(
 	current: (state: S) => Current,
 	result: (result: R) => SectionResult,
 ): CurrentStep {
-	const judged = step.judged === undefined ? {} : { judged: step.judged };
 	return step.kind === "ask"
-		? { kind: "ask", current: current(step.state), ask: step.ask, ...judged }
-		: { kind: "done", result: result(step.result), ...judged };
+		? { kind: "ask", current: current(step.state), ask: step.ask, judged: step.judged }
+		: { kind: "done", result: result(step.result), judged: step.judged };
+}
+
+function asking<S>(start: SectionStart<S>, current: (state: S) => Current): CurrentStep {
+	return { kind: "ask", current: current(start.state), ask: start.ask };
 }
 
 function startSection(plan: SectionPlan): CurrentStep {
 	switch (plan.kind) {
 		case "diff":
-			return lift(
-				startDiff(plan.context),
-				(state) => ({ kind: "diff", state }),
-				(result) => ({ kind: "diff", result }),
-			);
+			return asking(startDiff(plan.context), (state) => ({ kind: "diff", state }));
 		case "text":
-			return lift(
-				startText(plan.section, plan.first, plan.gate, plan.retryNoteChars),
-				(state) => ({ kind: "text", state }),
-				(result) => ({ kind: "turn", section: plan.section, result }),
-			);
+			return asking(startText(plan.section, plan.first, plan.gate, plan.retryNoteChars), (state) => ({
+				kind: "text",
+				state,
+			}));
 		case "labels":
-			return lift(
-				startLabels(plan.context, plan.first),
-				(state) => ({ kind: "labels", state }),
-				(result) => ({ kind: "turn", section: "labels", result }),
-			);
+			return asking(startLabels(plan.context, plan.first), (state) => ({ kind: "labels", state }));
 		default: {
 			const unknownPlan: never = plan;
 			return unknownPlan;
@@ -188,26 +189,32 @@ function sectionName(current: Current): Section {
 	return current.kind === "text" ? current.state.section : "labels";
 }
 
+/** The list with its last item changed; an empty list stays empty. */
+function withLast<T>(list: readonly T[], change: (last: T) => T): readonly T[] {
+	return list.map((item, i) => (i === list.length - 1 ? change(item) : item));
+}
+
+/** The section's judgement of the text last heard, on the trace of its call and (turns) of its turn. */
 function withJudged(talk: Talk, judged: Judged | undefined): Talk {
-	const lastCall = talk.calls.at(-1);
-	if (judged === undefined || lastCall === undefined) return talk;
-	const calls = [...talk.calls.slice(0, -1), { ...lastCall, outcome: judged.outcome, defects: judged.codes }];
-	const lastTurn = talk.plan.transport.kind === "turns" ? talk.turns.at(-1) : undefined;
-	if (lastTurn === undefined) return { ...talk, calls };
+	if (judged === undefined) return talk;
 	const outcome = judged.outcome === "defects" ? "failures" : judged.outcome;
-	return { ...talk, calls, turns: [...talk.turns.slice(0, -1), { ...lastTurn, outcome, codes: judged.codes }] };
+	return {
+		...talk,
+		calls: withLast(talk.calls, (call) => ({ ...call, outcome: judged.outcome, defects: judged.codes })),
+		turns: withLast(talk.turns, (turn) => ({ ...turn, outcome, codes: judged.codes })),
+	};
 }
 
 /** Moves on from a section's step: its next ask, or the next section, or the end. */
 function proceed(talk: Talk, step: CurrentStep, at: number): Step {
 	const judged = withJudged(talk, step.judged);
-	if (step.kind === "ask") return issue({ ...judged, current: step.current }, step.ask, at);
-	const reason = judged.reason ?? (step.result.kind === "turn" ? step.result.result.reason : null);
+	if (step.kind === "ask") return issue(judged, step.current, step.ask, at);
+	const reason = judged.reason ?? step.result.result.reason;
 	const moved: Talk = {
 		...judged,
 		results: [...judged.results, step.result],
 		index: judged.index + 1,
-		current: undefined,
+		out: undefined,
 		reason,
 	};
 	const plan = talk.plan.sections[moved.index];
@@ -215,13 +222,12 @@ function proceed(talk: Talk, step: CurrentStep, at: number): Step {
 }
 
 /** Sends a section's ask the plan's way; in turns mode, a turn with no time left is not sent but failed. */
-function issue(talk: Talk, ask: SectionAsk, at: number): Step {
+function issue(talk: Talk, current: Current, ask: SectionAsk, at: number): Step {
 	const { transport, system } = talk.plan;
-	const current = talk.current;
-	if (current === undefined) return { kind: "done", talk };
 	if (transport.kind === "calls") {
 		const maxTokens = ask.maxTokens ?? talk.budget;
 		const out: Out = {
+			current,
 			purpose: ask.purpose,
 			maxTokens,
 			startedAt: at,
@@ -241,8 +247,16 @@ function issue(talk: Talk, ask: SectionAsk, at: number): Step {
 	const kind = TURN_KIND[ask.purpose];
 	const status = `Longhaul: turn ${SECTIONS.indexOf(name) + 1}/${SECTIONS.length} ${name}${kind === "ask" ? "" : ` (${kind})`}`;
 	const deadline = at + Math.min(transport.turnBudgetMs, left);
-	const text = talk.digest === undefined ? ask.text : `${talk.digest}\n\n${ask.text}`;
-	const out: Out = { purpose: ask.purpose, maxTokens: talk.budget, startedAt: at, deadline, rounds: 0, shows: 0 };
+	const text = talk.digestOwed ? `${transport.digest}\n\n${ask.text}` : ask.text;
+	const out: Out = {
+		current,
+		purpose: ask.purpose,
+		maxTokens: talk.budget,
+		startedAt: at,
+		deadline,
+		rounds: 0,
+		shows: 0,
+	};
 	return {
 		kind: "ask",
 		talk: { ...talk, out },
@@ -279,7 +293,8 @@ function reasonOf(heard: Exclude<Heard, { kind: "reply" }>): string {
 }
 
 /** Single mode: a call that threw or stopped on an error is a reason; a reply is heard as text. */
-function hearCall(talk: Talk, current: Current, out: Out, heard: Heard): Step {
+function hearCall(talk: Talk, out: Out, heard: Heard): Step {
+	const { current } = out;
 	const failed = (reason: string) =>
 		proceed(
 			{ ...talk, calls: [...talk.calls, trace(out, heard, reason)] },
@@ -297,15 +312,9 @@ function hearCall(talk: Talk, current: Current, out: Out, heard: Heard): Step {
 	);
 }
 
-function turnTrace(
-	current: Current,
-	out: Out,
-	at: number,
-	outcome: TurnTrace["outcome"],
-	codes: readonly string[],
-): TurnTrace {
+function turnTrace(out: Out, at: number, outcome: TurnTrace["outcome"], codes: readonly string[]): TurnTrace {
 	return {
-		section: sectionName(current),
+		section: sectionName(out.current),
 		kind: TURN_KIND[out.purpose],
 		shows: out.shows,
 		ms: at - out.startedAt,
@@ -315,12 +324,11 @@ function turnTrace(
 }
 
 /** Turns mode: tool calls are answered by code within the turn; a text reply ends the turn; a failure fails it. */
-function hearTurn(talk: Talk, current: Current, out: Out, heard: Heard): Step {
-	const transport = talk.plan.transport;
-	if (transport.kind !== "turns") return { kind: "done", talk };
+function hearTurn(talk: Talk, transport: Extract<Transport, { kind: "turns" }>, out: Out, heard: Heard): Step {
+	const { current } = out;
 	const failTurn = (t: Talk, reason: string) =>
 		proceed(
-			{ ...t, turns: [...t.turns, turnTrace(current, out, heard.at, "failed", [reason])] },
+			{ ...t, turns: [...t.turns, turnTrace(out, heard.at, "failed", [reason])] },
 			hearSection(current, { kind: "failed", reason }),
 			heard.at,
 		);
@@ -361,8 +369,8 @@ function hearTurn(talk: Talk, current: Current, out: Out, heard: Heard): Step {
 	const ended: Talk = {
 		...withCall,
 		budget,
-		digest: undefined,
-		turns: [...withCall.turns, turnTrace(current, out, heard.at, "answer", [])],
+		digestOwed: false,
+		turns: [...withCall.turns, turnTrace(out, heard.at, "answer", [])],
 	};
 	return proceed(
 		ended,
@@ -377,12 +385,11 @@ export function start(plan: Plan, at: number): Step {
 		plan,
 		started: at,
 		index: 0,
-		current: undefined,
 		results: [],
 		calls: [],
 		turns: [],
 		budget: Math.min(FIRST_BUDGET, plan.maxTokens),
-		digest: plan.transport.kind === "turns" ? plan.transport.digest : undefined,
+		digestOwed: true,
 		reason: null,
 		out: undefined,
 	};
@@ -392,9 +399,8 @@ export function start(plan: Plan, at: number): Step {
 
 /** The conversation's next step once the driver heard back from the ask in flight. */
 export function next(talk: Talk, heard: Heard): Step {
-	const { current, out } = talk;
-	if (current === undefined || out === undefined) return { kind: "done", talk };
-	return talk.plan.transport.kind === "calls"
-		? hearCall(talk, current, out, heard)
-		: hearTurn(talk, current, out, heard);
+	const { out } = talk;
+	const { transport } = talk.plan;
+	if (out === undefined) return { kind: "done", talk };
+	return transport.kind === "calls" ? hearCall(talk, out, heard) : hearTurn(talk, transport, out, heard);
 }

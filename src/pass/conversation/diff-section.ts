@@ -121,7 +121,7 @@ function accepted(kept: Read, settled: Accepted, judged?: Judged): Step {
 }
 
 /** The first call: the chunk's prompt within the first budget. */
-export function startDiff(context: DiffContext): Step {
+export function startDiff(context: DiffContext): Extract<Step, { kind: "ask" }> {
 	const budget = Math.min(FIRST_BUDGET, context.maxTokens);
 	const state: DiffState = { context, phase: "diff", budget };
 	return { kind: "ask", state, ask: { purpose: "diff", text: context.prompt.user, maxTokens: budget } };

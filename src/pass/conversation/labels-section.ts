@@ -32,7 +32,6 @@ export interface LabelsState {
 	readonly everAsked: ReadonlySet<string>;
 	readonly last: readonly Failure[];
 	readonly answered: boolean;
-	readonly reason: string | null;
 }
 
 type Step = SectionStep<LabelsState, TurnSectionResult>;
@@ -44,8 +43,7 @@ function labelsFromReply(state: LabelsState, reply: string): { labels: RawLabel[
 	const { ctx, offered } = state.context;
 	const read = readSection("labels", reply);
 	const answered = answerQuestions(ctx, state.held, state.asked, reply);
-	if (E.isLeft(read) || read.right.section !== "labels")
-		return { labels: answered, failures: E.isLeft(read) ? [read.left] : [] };
+	if (E.isLeft(read)) return { labels: answered, failures: [read.left] };
 	const merged = mergeLabels(answered, read.right.labels, state.open, offered);
 	return { labels: merged.labels, failures: [...read.right.broken, ...merged.failures] };
 }
@@ -65,13 +63,13 @@ function nextAsk(
 		const next = repairPrompt({ section: "labels", failures: f, unmet: [], questions, maxChars });
 		return next.text === "" ? undefined : next;
 	};
-	if (failures.length === 0 && fresh.length === 0) return undefined;
 	if (attempt < REPAIR_TURNS) return ask(failures, fresh);
-	return attempt === REPAIR_TURNS && extra.length > 0 ? ask([], extra) : undefined;
+	return attempt === REPAIR_TURNS ? ask([], extra) : undefined;
 }
 
-function finish(state: LabelsState, judged?: Judged): Step {
-	const reason = state.reason ?? (state.answered ? null : (state.last[0]?.code ?? null));
+/** The section over: a turn that failed says why; a section never read names the last reply's failure. */
+function finish(state: LabelsState, failed: string | null, judged?: Judged): Step {
+	const reason = failed ?? (state.answered ? null : (state.last[0]?.code ?? null));
 	const result: TurnSectionResult = {
 		answered: state.answered,
 		part: { labels: settledLabels(state.context.ctx, state.held) },
@@ -80,11 +78,11 @@ function finish(state: LabelsState, judged?: Judged): Step {
 		dropped: state.answered ? state.last.filter((f) => f.item !== "labels") : [],
 		reason,
 	};
-	return { kind: "done", result, ...(judged === undefined ? {} : { judged }) };
+	return { kind: "done", result, judged };
 }
 
 /** The section's first ask; the standing picks are held as `rule` from the start. */
-export function startLabels(context: LabelsContext, first: string): Step {
+export function startLabels(context: LabelsContext, first: string): Extract<Step, { kind: "ask" }> {
 	const state: LabelsState = {
 		context,
 		attempt: 0,
@@ -95,7 +93,6 @@ export function startLabels(context: LabelsContext, first: string): Step {
 		everAsked: new Set(),
 		last: [],
 		answered: false,
-		reason: null,
 	};
 	return { kind: "ask", state, ask: { purpose: "diff", text: first } };
 }
@@ -106,8 +103,8 @@ export function startLabels(context: LabelsContext, first: string): Step {
  * rule was replaced that the last turn first raised gets one more turn. A label still failing is dropped.
  */
 export function hearLabels(state: LabelsState, heard: SectionHeard): Step {
-	if (heard.kind === "failed") return finish({ ...state, reason: state.reason ?? heard.reason });
-	const { ctx, offered, standing, retryNoteChars } = state.context;
+	if (heard.kind === "failed") return finish(state, heard.reason);
+	const { ctx, standing, retryNoteChars } = state.context;
 	const reply = labelsFromReply(state, heard.text);
 	const verdict = judgeLabels(ctx, reply.labels, standing);
 	const last = [...reply.failures, ...verdict.failures];
@@ -122,12 +119,10 @@ export function hearLabels(state: LabelsState, heard: SectionHeard): Step {
 	const extra = firstRaised.filter((q) => verdict.replaced.has(q.msg));
 	const heardState: LabelsState = { ...state, held: reply.labels, last, raised, answered: state.answered || readable };
 	const next = nextAsk(state.attempt, last, fresh, extra, retryNoteChars);
-	if (next === undefined) return finish(heardState, judged);
-	// The extra turn asks only its questions: a failing label had its two repairs.
-	const open =
-		state.attempt < REPAIR_TURNS
-			? new Set(last.map((f) => f.item.split(":")[0] ?? "").filter((ref) => offered.has(ref)))
-			: new Set<string>();
+	if (next === undefined) return finish(heardState, null, judged);
+	// The extra turn asks only its questions: a failing label had its two repairs. A reply is read only for the
+	// offered messages, so the refs of failures about something else (`labels`, `label:u9`) open nothing.
+	const open = state.attempt < REPAIR_TURNS ? new Set(last.map((f) => f.item.split(":")[0] ?? "")) : new Set<string>();
 	const attempt = state.attempt + 1;
 	const ask: SectionAsk = { purpose: attempt <= REPAIR_TURNS ? "retry" : "questions", text: next.text };
 	const everAsked = new Set([...state.everAsked, ...next.asked.map(questionKey)]);

@@ -1,23 +1,18 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Judged, SectionHeard, SectionStep } from "./section.js";
 import { notAnswered, type TurnSectionResult } from "./turn-section.js";
-import { type Failure, readSection, type SectionAnswer } from "./turns/codecs.js";
+import { type Failure, readSection, type TextAnswer } from "./turns/codecs.js";
 import { type GateContext, gateSection, keptPart, type Verdict } from "./turns/gate.js";
 import { repairPrompt } from "./turns/prompts.js";
 import { REPAIR_TURNS, type Section } from "./turns/sections.js";
 
-type TextAnswer = Exclude<SectionAnswer, { section: "labels" }>;
-
-/** Where a section other than the labels stands: its repairs so far, the best answer, why it stopped short. */
+/** Where a section other than the labels stands: its repairs so far, the best answer. */
 export interface TextState {
 	readonly section: Exclude<Section, "labels">;
 	readonly gate: GateContext;
 	readonly retryNoteChars: number;
 	readonly attempt: number;
 	readonly best: { readonly answer: TextAnswer; readonly verdict: Verdict } | undefined;
-	/** The code of the last answer that did not read, reported when no answer ever did. */
-	readonly unread: string | undefined;
-	readonly reason: string | null;
 }
 
 type Step = SectionStep<TextState, TurnSectionResult>;
@@ -31,20 +26,21 @@ function better(a: { verdict: Verdict } | undefined, b: { verdict: Verdict }): b
 	return bf < af || (bf === af && bu <= au);
 }
 
-function finish(state: TextState, judged?: Judged): Step {
+/** The section over; `reason` is why it stopped short: its turn failed, or (never answered) the last reply's code. */
+function finish(state: TextState, reason: string | null, judged?: Judged): Step {
 	const { best } = state;
 	const result: TurnSectionResult =
 		best === undefined
-			? notAnswered(state.reason ?? state.unread ?? null)
+			? notAnswered(reason)
 			: {
 					answered: true,
 					part: keptPart(best.answer, best.verdict),
 					excused: best.verdict.excused,
 					unmet: best.verdict.unmet.map((u) => u.check),
 					dropped: best.verdict.failures,
-					reason: state.reason,
+					reason,
 				};
-	return { kind: "done", result, ...(judged === undefined ? {} : { judged }) };
+	return { kind: "done", result, judged };
 }
 
 /** The section's first ask. */
@@ -53,27 +49,26 @@ export function startText(
 	first: string,
 	gate: GateContext,
 	retryNoteChars: number,
-): Step {
+): Extract<Step, { kind: "ask" }> {
 	const state: TextState = {
 		section,
 		gate,
 		retryNoteChars,
 		attempt: 0,
 		best: undefined,
-		unread: undefined,
-		reason: null,
 	};
 	return { kind: "ask", state, ask: { purpose: "diff", text: first } };
 }
 
 /** A section other than the labels (docs/turns-mode.md, The gate): gated after every answer, repaired up to twice. */
 export function hearText(state: TextState, heard: SectionHeard): Step {
-	if (heard.kind === "failed") return finish({ ...state, reason: state.reason ?? heard.reason });
+	if (heard.kind === "failed") return finish(state, heard.reason);
 	const read = readSection(state.section, heard.text);
-	const answer = E.isRight(read) && read.right.section !== "labels" ? read.right : undefined;
-	const unreadable: Failure = E.isLeft(read) ? read.left : { item: state.section, code: "schema", note: "unreadable" };
-	const verdict: Verdict =
-		answer === undefined ? { failures: [unreadable], unmet: [], excused: [] } : gateSection(answer, state.gate);
+	const answer = E.getOrElseW(() => undefined)(read);
+	const verdict: Verdict = E.match(
+		(unreadable: Failure): Verdict => ({ failures: [unreadable], unmet: [], excused: [] }),
+		(given: TextAnswer) => gateSection(given, state.gate),
+	)(read);
 	const judged: Judged = {
 		outcome: answer === undefined ? "unreadable" : verdict.failures.length > 0 ? "defects" : "answer",
 		codes: verdict.failures.map((f) => f.code),
@@ -81,11 +76,10 @@ export function hearText(state: TextState, heard: SectionHeard): Step {
 	const next: TextState = {
 		...state,
 		attempt: state.attempt + 1,
-		unread: answer === undefined ? (verdict.failures[0]?.code ?? "no-answer") : state.unread,
 		best: answer !== undefined && better(state.best, { verdict }) ? { answer, verdict } : state.best,
 	};
 	if ((verdict.failures.length === 0 && verdict.unmet.length === 0) || next.attempt > REPAIR_TURNS)
-		return finish(next, judged);
+		return finish(next, next.best === undefined ? (judged.codes[0] ?? null) : null, judged);
 	const text = repairPrompt({ section: state.section, ...verdict, questions: [], maxChars: state.retryNoteChars }).text;
 	return { kind: "ask", state: next, ask: { purpose: "retry", text }, judged };
 }

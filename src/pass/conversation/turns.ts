@@ -73,14 +73,14 @@ export interface TurnsOutcome {
 }
 
 function offeredRefs(input: TurnsInput): ReadonlySet<string> {
-	const standing = new Set(input.takeover?.standing ?? []);
+	const standing = new Set(input.takeover?.standing);
 	return new Set(input.ctx.toLabel.map((u) => u.ref).filter((ref) => !standing.has(ref)));
 }
 
 function digestOf(input: TurnsInput): string {
 	const { ctx, takeover } = input;
-	const earlier = new Set(takeover?.earlier ?? []);
-	const standing = new Set(takeover?.standing ?? []);
+	const earlier = new Set(takeover?.earlier);
+	const standing = new Set(takeover?.standing);
 	return digest({
 		span: ctx.span,
 		stateText: input.stateText,
@@ -164,13 +164,7 @@ export function turnsOutcomeOf(talk: Talk, input: TurnsInput): TurnsOutcome {
 		answered: results.filter((r) => r.result.answered).map((r) => r.section),
 		digestChars: transport.kind === "turns" ? transport.digest.length : 0,
 	};
-	if (common.answered.length === 0)
-		return {
-			...common,
-			accepted: undefined,
-			reason: talk.reason ?? "no-answer",
-			unlabeled: ctx.toLabel.map((u) => u.ref),
-		};
+	if (common.answered.length === 0) return { ...common, accepted: undefined, unlabeled: ctx.toLabel.map((u) => u.ref) };
 	const answer: RawAnswer = { labels: [], decisions: [], deadEnds: [], values: [] };
 	for (const { result } of results) Object.assign(answer, result.part);
 	const accepted = acceptAnswer(ctx, answer, { final: true });

@@ -29,6 +29,10 @@ export type SectionAnswer =
 	  }
 	| { readonly section: "now"; readonly now: string | undefined; readonly excuse: string | undefined };
 
+/** The labels section's answer, and the answer of any other section. */
+export type LabelsAnswer = Extract<SectionAnswer, { section: "labels" }>;
+export type TextAnswer = Exclude<SectionAnswer, { section: "labels" }>;
+
 /** A text field: a string, or null or nothing for none. */
 const OptionalText = t.union([t.string, t.null, t.undefined]);
 const TextFields = t.type({
@@ -126,6 +130,8 @@ function readObject(section: Section, answer: Record<string, unknown>): Either<F
 }
 
 /** Finds and decodes one section's answer in a reply; only that section's keys are read. Never throws. */
+export function readSection(section: "labels", reply: string): Either<Failure, LabelsAnswer>;
+export function readSection(section: Exclude<Section, "labels">, reply: string): Either<Failure, TextAnswer>;
 export function readSection(section: Section, reply: string): Either<Failure, SectionAnswer> {
 	const found = jsonObjectIn(reply, SECTION_KEYS[section]);
 	if (E.isLeft(found)) return E.left(failure(section, found.left.code, found.left.note));

@@ -1,13 +1,20 @@
 import { describe, expect, it } from "vitest";
+import type { UserMessage } from "../../../../src/events/index.js";
+import type { AcceptContext } from "../../../../src/pass/accept/accept.js";
 import {
-	type Ask,
-	type Heard,
-	type Reply,
+	cannotConverse,
+	type Plan,
 	type Step,
 	start,
+	type Talk,
+	type TurnsInput,
 	turnsOutcomeOf,
 	turnsPlan,
 } from "../../../../src/pass/conversation/index.js";
+import type { TurnSectionResult } from "../../../../src/pass/conversation/turn-section.js";
+import { initialState } from "../../../../src/reducers/index.js";
+import { applied } from "../../../support/applied.js";
+import { callOf, doneTalk, reply, sendOf, showCall as showCalls, textOf as stepText } from "./heard.js";
 import { spanContext, when } from "./span-context.js";
 
 // Turns mode as the same decider with five sections, told given-when-then: given the span's plan and budgets, when
@@ -16,25 +23,13 @@ import { spanContext, when } from "./span-context.js";
 const { input } = spanContext();
 const budgets = { turnsBudgetMs: 300_000, turnBudgetMs: 120_000, retryNoteChars: 2000 };
 
-function given(overrides: Partial<typeof budgets> = {}) {
-	return start(turnsPlan(input, { ...budgets, ...overrides }, 32_000), 0);
+function given(overrides: Partial<typeof budgets> = {}, turnsInput: TurnsInput = input) {
+	return start(turnsPlan(turnsInput, { ...budgets, ...overrides }, 32_000), 0);
 }
 
-const reply = (text: string, at = 1, more: Partial<Reply> = {}): Heard => ({
-	kind: "reply",
-	reply: { text, stopReason: "stop", inputTokens: 100, outputTokens: 10, toolCalls: [], ...more },
-	at,
-	ms: 1,
-});
-const showCall = (ref: string, at = 1): Heard =>
-	reply("", at, { stopReason: "toolUse", toolCalls: [{ id: `call-${ref}`, name: "show", arguments: { ref } }] });
+const showCall = (ref: string, at = 1) => showCalls([ref], at);
 
-function sendOf(step: Step): Extract<Ask, { kind: "send" }> {
-	if (step.kind !== "ask" || step.ask.kind !== "send") throw new Error(`expected a send, got ${step.kind}`);
-	return step.ask;
-}
-
-function textOf(ask: Extract<Ask, { kind: "send" }>): string {
+function textOf(ask: ReturnType<typeof sendOf>): string {
 	return ask.input.kind === "text" ? ask.input.text : "";
 }
 
@@ -159,6 +154,7 @@ describe("turns mode's conversation", () => {
 			input,
 		);
 		expect(outcome.accepted?.dropped).toContainEqual({ item: "narrative", reason: "narrative-too-long" });
+		expect(outcome.reason).toBeNull();
 		expect(outcome.accepted?.events.some((e) => e.type === "narrative-line")).toBe(false);
 	});
 
@@ -169,5 +165,392 @@ describe("turns mode's conversation", () => {
 		expect(ask.purpose).toBe("retry");
 		expect(textOf(ask)).toContain("u2");
 		expect(textOf(ask)).not.toContain("Turn 3 of 5");
+	});
+});
+
+/** One section of the span's plan, asked in single calls: the section's own rules, without the other four. */
+function only(section: string): Plan {
+	const plan = turnsPlan(input, budgets, 32_000);
+	const sections = plan.sections.filter(
+		(s) => (s.kind === "labels" ? "labels" : s.kind === "text" && s.section) === section,
+	);
+	return { ...plan, transport: { kind: "calls" }, sections };
+}
+
+function resultOf(talk: Talk): TurnSectionResult | undefined {
+	const first = talk.results[0];
+	return first?.kind === "turn" ? first.result : undefined;
+}
+
+const findings = (ids: readonly string[], placed: boolean) =>
+	JSON.stringify({
+		decisions: ids.map((id) => ({ text: `kept the parser as ${id} showed`, evidence: [id] })),
+		deadEnds: [],
+		openErrors: placed ? ["E1"] : [],
+	});
+
+const evidenceKept = (talk: Talk) => resultOf(talk)?.part.decisions?.map((d) => d.evidence);
+
+describe("turns mode's text sections", () => {
+	it("gives a section with no readable reply after two repairs nothing, names why, and never asks for expectations", () => {
+		const prose = "The span ran the lint, which failed; the user asked to fix it.";
+		const first = start(only("narrative"), 0);
+		const repair = when(first, reply(prose));
+		expect(stepText(repair)).toContain("holds no JSON object");
+		expect(stepText(repair)).not.toContain("misses what is expected");
+		const talk = doneTalk(when(repair, reply(prose), reply(prose)));
+		expect(talk.calls.map((c) => [c.outcome, c.defects])).toEqual([
+			["unreadable", ["no-json"]],
+			["unreadable", ["no-json"]],
+			["unreadable", ["no-json"]],
+		]);
+		expect(resultOf(talk)).toEqual({
+			answered: false,
+			part: {},
+			excused: [],
+			unmet: [],
+			dropped: [],
+			reason: "no-json",
+		});
+	});
+
+	it("keeps the answer with the fewest failures: a later, worse repair does not replace it", () => {
+		const talk = doneTalk(
+			when(
+				start(only("findings"), 0),
+				reply(findings(["C7"], true)),
+				reply(findings(["C5", "C6"], true)),
+				reply(findings(["C2", "C3", "C4"], true)),
+			),
+		);
+		expect(evidenceKept(talk)).toEqual([["C7"]]);
+		expect(resultOf(talk)?.dropped.map((f) => [f.item, f.code])).toEqual([["decisions[0]:C7", "unknown-id"]]);
+	});
+
+	it("with as many failures keeps the answer with fewer unmet expectations", () => {
+		const talk = doneTalk(
+			when(
+				start(only("findings"), 0),
+				reply(findings(["C7"], true)),
+				reply(findings(["C8"], false)),
+				reply(findings(["C5", "C6"], true)),
+			),
+		);
+		expect(evidenceKept(talk)).toEqual([["C7"]]);
+		expect(resultOf(talk)?.unmet).toEqual([]);
+	});
+
+	it("of two answers as good keeps the newer", () => {
+		const talk = doneTalk(
+			when(
+				start(only("findings"), 0),
+				reply(findings(["C7"], true)),
+				reply(findings(["C8"], true)),
+				reply(findings(["C5", "C6"], true)),
+			),
+		);
+		expect(evidenceKept(talk)).toEqual([["C8"]]);
+	});
+
+	it("counts failures before unmet expectations: fewer failures wins though it leaves an error unplaced", () => {
+		const talk = doneTalk(
+			when(
+				start(only("findings"), 0),
+				reply(findings(["C7", "C8"], true)),
+				reply(findings(["C9"], false)),
+				reply(findings(["C2", "C3", "C4"], true)),
+			),
+		);
+		expect(evidenceKept(talk)).toEqual([["C9"]]);
+		expect(resultOf(talk)?.unmet).toEqual(["unfixed-error-placed"]);
+	});
+});
+
+// The labels section on its own, for a span on a state holding u1's rule: u2 replaces it, u3 withdraws it.
+const users: UserMessage[] = [
+	{ ref: "u1", entryId: "e1", text: "always indent with spaces" },
+	{ ref: "u2", entryId: "e2", text: "from now on indent with tabs instead of spaces" },
+	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
+	{ ref: "u4", entryId: "e4", text: "thanks" },
+];
+const ruled = applied(initialState, [
+	{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
+]);
+const labelsCtx: AcceptContext = {
+	state: ruled,
+	span: 2,
+	toLabel: users.slice(1),
+	branch: users,
+	turnText: () => undefined,
+	ledger: new Set(),
+};
+/** u2 narrowed u1's rule (R1) into its own (R2): a lift of R1 is refused, its rule replaced. */
+const narrowedCtx: AcceptContext = {
+	...labelsCtx,
+	state: applied(ruled, [
+		{ type: "rule-added", data: { words: users[1]?.text ?? "", source: "u2" } },
+		{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
+	]),
+	toLabel: users.slice(2),
+};
+
+function labelsPlan(ctx: AcceptContext = labelsCtx, retryNoteChars = 2000): Plan {
+	const offered = new Set(ctx.toLabel.map((u) => u.ref));
+	return {
+		transport: { kind: "calls" },
+		system: "label the messages",
+		maxTokens: 32_000,
+		sections: [
+			{ kind: "labels", first: "Label them.", context: { ctx, offered, standing: new Set(), retryNoteChars } },
+		],
+	};
+}
+
+const labels = (...pairs: readonly (readonly [string, string])[]) =>
+	reply(JSON.stringify({ labels: pairs.map(([msg, label]) => ({ msg, label })) }));
+
+const purposes = (talk: Talk) => talk.calls.map((c) => c.purpose);
+
+describe("turns mode's labels section", () => {
+	it("asks again only for the failing messages, and takes from the repair only their labels", () => {
+		const first = when(start(labelsPlan(), 0), labels(["u2", "not a rule"], ["u3", "banana"], ["u4", "not a rule"]));
+		expect(stepText(first)).toContain("u3");
+		expect(stepText(first)).not.toContain("misses what is expected");
+		const second = when(first, labels(["u3", "not a rule"], ["u4", "rule"], ["u9", "rule"]));
+		expect(stepText(second)).toContain("u9 is not one of the messages to label");
+		const talk = doneTalk(when(second, labels(["u4", "rule"])));
+		expect(resultOf(talk)?.part.labels).toEqual([
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u3", label: "not a rule" },
+			{ msg: "u4", label: "not a rule" },
+		]);
+		expect(talk.calls.map((c) => [c.purpose, c.outcome])).toEqual([
+			["diff", "defects"],
+			["retry", "defects"],
+			["retry", "answer"],
+		]);
+		expect(talk.calls[1]?.defects).toEqual(["outside-span"]);
+	});
+
+	it("labels nothing when no reply reads, and names the last reply's code", () => {
+		const prose = "u2 is a rule, u3 and u4 are not.";
+		const talk = doneTalk(when(start(labelsPlan(), 0), reply(prose), reply(prose), reply(prose)));
+		expect(talk.calls.map((c) => [c.outcome, c.defects])).toEqual([
+			["unreadable", ["no-json", "unlabeled", "unlabeled", "unlabeled"]],
+			["unreadable", ["no-json", "unlabeled", "unlabeled", "unlabeled"]],
+			["unreadable", ["no-json", "unlabeled", "unlabeled", "unlabeled"]],
+		]);
+		expect(resultOf(talk)).toEqual({
+			answered: false,
+			part: { labels: [] },
+			excused: [],
+			unmet: [],
+			dropped: [],
+			reason: "no-json",
+		});
+	});
+
+	it("keeps the labels held through repairs that do not read, and drops only the labels still failing", () => {
+		const prose = "Sorry, here they are again: u3 is not a rule.";
+		const talk = doneTalk(
+			when(
+				start(labelsPlan(), 0),
+				labels(["u2", "not a rule"], ["u3", "banana"], ["u4", "not a rule"]),
+				reply(prose),
+				reply(prose),
+			),
+		);
+		expect(talk.calls.map((c) => c.outcome)).toEqual(["defects", "unreadable", "unreadable"]);
+		const result = resultOf(talk);
+		expect(result?.answered).toBe(true);
+		expect(result?.reason).toBeNull();
+		expect(result?.part.labels).toEqual([
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u4", label: "not a rule" },
+		]);
+		expect(result?.dropped.map((f) => f.item)).toEqual(["u3"]);
+	});
+
+	it("asks a lift question in the next turn, once: a reply that keeps the label ends the section", () => {
+		const asked = when(start(labelsPlan(), 0), labels(["u2", "rule"], ["u3", "not a rule"], ["u4", "not a rule"]));
+		expect(callOf(asked).purpose).toBe("retry");
+		expect(stepText(asked)).toContain("u2 is labeled `rule` and may replace the rule u1 gave");
+		expect(stepText(asked)).not.toContain("problems");
+		const talk = doneTalk(when(asked, labels(["u2", "rule"])));
+		expect(purposes(talk)).toEqual(["diff", "retry"]);
+		expect(resultOf(talk)?.part.labels).toContainEqual({ msg: "u2", label: "rule" });
+	});
+
+	it("asks in the second repair a question the first repair's reply raised", () => {
+		const first = when(start(labelsPlan(), 0), labels(["u2", "rule"], ["u3", "banana"], ["u4", "not a rule"]));
+		expect(stepText(first)).toContain("u2 is labeled `rule`");
+		const second = when(first, labels(["u2", "rule"], ["u3", "rule"]));
+		expect(callOf(second).purpose).toBe("retry");
+		expect(stepText(second)).toContain("u3 is labeled `rule` and may replace the rule u1 gave");
+		expect(stepText(second)).not.toContain("u2 is labeled");
+	});
+
+	it("after the second repair asks no new question about a rule that was not replaced", () => {
+		const talk = doneTalk(
+			when(
+				start(labelsPlan(), 0),
+				labels(["u2", "not a rule"], ["u3", "banana"], ["u4", "not a rule"]),
+				labels(["u3", "banana"]),
+				labels(["u3", "rule"]),
+			),
+		);
+		expect(purposes(talk)).toEqual(["diff", "retry", "retry"]);
+		expect(resultOf(talk)?.part.labels).toContainEqual({ msg: "u3", label: "rule" });
+	});
+
+	it("gives a lift refused because its rule was replaced, first raised by the last repair, one extra turn of questions only", () => {
+		const extra = when(
+			start(labelsPlan(narrowedCtx), 0),
+			labels(["u3", "banana"], ["u4", "banana"]),
+			labels(["u3", "banana"], ["u4", "banana"]),
+			labels(["u3", "lifts R1"], ["u4", "banana"]),
+		);
+		expect(callOf(extra).purpose).toBe("questions");
+		expect(stepText(extra)).toContain("R1 was already replaced by R2");
+		expect(stepText(extra)).not.toContain("problems");
+		const talk = doneTalk(when(extra, labels(["u3", "lifts R2"], ["u4", "not a rule"])));
+		expect(resultOf(talk)?.part.labels).toEqual([{ msg: "u3", label: "lifts R1, R2" }]);
+		expect(resultOf(talk)?.dropped.map((f) => [f.item, f.code])).toEqual([["u4", "label-invalid"]]);
+	});
+
+	it("asks nothing again when no failure fits the note's room, and drops the failing label", () => {
+		const talk = doneTalk(
+			when(start(labelsPlan(labelsCtx, 10), 0), labels(["u2", "not a rule"], ["u3", "banana"], ["u4", "not a rule"])),
+		);
+		expect(purposes(talk)).toEqual(["diff"]);
+		expect(resultOf(talk)?.part.labels).toEqual([
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u4", label: "not a rule" },
+		]);
+	});
+
+	it("ends the section on a turn that timed out, with turn-budget, keeping the labels held", () => {
+		const step: Step = when(
+			given(),
+			reply(answers.narrative),
+			reply(answers.objective),
+			reply(JSON.stringify({ labels: [{ msg: "u1", label: "rule" }] })),
+			{ kind: "timeout", at: 120_000, ms: 120_000 },
+		);
+		expect(textOf(sendOf(step))).toContain("Turn 4 of 5");
+		const labelsResult = step.kind === "ask" ? step.talk.results[2] : undefined;
+		expect(labelsResult?.kind === "turn" && labelsResult.result.reason).toBe("turn-budget");
+		expect(labelsResult?.kind === "turn" && labelsResult.result.part.labels).toEqual([{ msg: "u1", label: "rule" }]);
+	});
+});
+
+/** The Digest's lines under one heading. */
+function digestLines(text: string, heading: string): string[] {
+	const lines = text.split("\n");
+	const at = lines.indexOf(`## ${heading}`);
+	if (at < 0) return [];
+	const end = lines.indexOf("", at);
+	return lines.slice(at + 1, end);
+}
+
+const line = (msg: string, text: string) => JSON.stringify({ msg, text });
+
+describe("turns mode's plan and outcome", () => {
+	const takingOver: TurnsInput = {
+		...input,
+		takeover: { summary: "The other compactor's summary.", earlier: ["u1"], standing: ["u2"] },
+	};
+
+	it("taking over, shows the earlier and the standing messages apart, and offers only the others a label", () => {
+		const plan = turnsPlan(takingOver, budgets, 32_000);
+		const digest = plan.transport.kind === "turns" ? plan.transport.digest : "";
+		expect(digestLines(digest, "Earlier user messages code recorded as rules (no label needed)")).toEqual([
+			line("u2", "fix the lint please"),
+		]);
+		expect(digestLines(digest, "Earlier user messages to label (each cut to its start)")).toEqual([
+			line("u1", "never add dependencies"),
+		]);
+		expect(digestLines(digest, "User messages to label (whole)")).toEqual([line("u3", "next part")]);
+		const labelsAsk = plan.sections[2]?.kind === "labels" ? plan.sections[2].first : "";
+		expect(labelsAsk).toContain("Label every one of these user messages: u1, u3. u2 are recorded as rules by code");
+	});
+
+	it("without a takeover, shows every message whole and names no standing rule", () => {
+		const plan = turnsPlan(input, budgets, 32_000);
+		const digest = plan.transport.kind === "turns" ? plan.transport.digest : "";
+		expect(digestLines(digest, "User messages to label (whole)")).toEqual([
+			line("u1", "never add dependencies"),
+			line("u2", "fix the lint please"),
+			line("u3", "next part"),
+		]);
+		expect(digestLines(digest, "Earlier user messages to label (each cut to its start)")).toEqual([]);
+		const labelsAsk = plan.sections[2]?.kind === "labels" ? plan.sections[2].first : "";
+		expect(labelsAsk).toContain("Label every one of these user messages: u1, u2, u3.\n");
+	});
+
+	it("for a model that cannot converse, answers no section and leaves every message unlabeled", () => {
+		const plan = turnsPlan(takingOver, budgets, 32_000);
+		expect(cannotConverse(takingOver)).toEqual({
+			accepted: undefined,
+			reason: "model-cannot-converse",
+			calls: [],
+			turns: [],
+			excused: [],
+			unmet: [],
+			answered: [],
+			unlabeled: ["u1", "u2", "u3"],
+			digestChars: plan.transport.kind === "turns" ? plan.transport.digest.length : -1,
+		});
+	});
+
+	it("counts the Digest the first turn carried, and adds no finding for a findings turn that timed out", () => {
+		const first = given();
+		const talk = doneTalk(
+			when(
+				first,
+				reply(answers.narrative),
+				reply(answers.objective),
+				reply(answers.labels),
+				{ kind: "timeout", at: 130_000, ms: 120_000 },
+				reply(answers.now, 140_000),
+			),
+		);
+		const outcome = turnsOutcomeOf(talk, input);
+		const carried = textOf(sendOf(first));
+		expect(outcome.digestChars).toBe(carried.indexOf("\n\nTurn 1 of 5"));
+		expect(outcome.answered).toEqual(["narrative", "objective", "labels", "now"]);
+		expect(outcome.accepted?.dropped).toEqual([]);
+		expect(outcome.accepted?.events.map((e) => e.type)).toEqual(["rule-added", "narrative-line", "now-set"]);
+		expect(outcome.unlabeled).toEqual([]);
+	});
+
+	it("accepts the answer as final: a lift the store's check refuses is dropped, not asked about", () => {
+		const labelsInput: TurnsInput = {
+			...input,
+			ctx: labelsCtx,
+			ledger: [],
+			messages: [],
+			messageRefs: ["u2", "u3", "u4"],
+		};
+		const thanks = JSON.stringify({
+			labels: [
+				{ msg: "u2", label: "not a rule" },
+				{ msg: "u3", label: "not a rule" },
+				{ msg: "u4", label: "lifts u1" },
+			],
+		});
+		const talk = doneTalk(
+			when(
+				given({}, labelsInput),
+				reply(answers.narrative),
+				reply(answers.objective),
+				reply(thanks),
+				reply(thanks),
+				reply(JSON.stringify({ decisions: [], deadEnds: [], openErrors: [] })),
+				reply(answers.now),
+			),
+		);
+		const outcome = turnsOutcomeOf(talk, labelsInput);
+		expect(outcome.accepted?.dropped).toContainEqual({ item: "u4:u1", reason: "lift-check" });
 	});
 });
