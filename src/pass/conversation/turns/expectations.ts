@@ -21,7 +21,7 @@ export interface Unmet {
 /** An error of the span that no later run fixed. */
 export type UnfixedError = Pick<LedgerError, "id" | "head">;
 
-/** The longest excuse kept: one sentence. */
+/** The longest excuse kept: one sentence. Exported for tests. */
 export const EXCUSE_CHARS = 240;
 
 /** The files the span modified, from its ledger. */

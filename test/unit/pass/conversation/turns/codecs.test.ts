@@ -79,7 +79,7 @@ describe("turns mode section codecs", () => {
 
 describe("turns mode section codecs, on what real models write", () => {
 	const finding = (n: number) => ({ text: `kept approach ${n}`, evidence: [`C${n}`] });
-	const right = (read: ReturnType<typeof readSection>) => (E.isRight(read) ? read.right : undefined);
+	const right = <A>(read: E.Either<unknown, A>): A | undefined => (E.isRight(read) ? read.right : undefined);
 
 	it("keeps the first 20 decisions and says once that the list holds more than 20, however many follow", () => {
 		const read = right(

@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../../../src/events/event.js";
+import { ANSWER_BOUNDS } from "../../../../../src/pass/answer/index.js";
 import {
 	modifiedFileNamed,
 	modifiedFiles,
@@ -9,7 +10,6 @@ import {
 	unfixedErrors,
 	unfixedErrorsPlaced,
 } from "../../../../../src/pass/conversation/turns/expectations.js";
-import { ANSWER_BOUNDS } from "../../../../../src/pass/answer/index.js";
 import { type GateContext, gateSection, keptPart } from "../../../../../src/pass/conversation/turns/gate.js";
 
 const ledger: Event[] = [
