@@ -1,4 +1,5 @@
-// Mutation testing of the pure core and the pass's checks (`npm run test:mutation`, Node >= 22).
+// Mutation testing of the pure core and the pass's checks (`npm run test:mutation`, Node >= 22). The configs in
+// mutation/ score one folder each against the tests that exercise it, with these settings.
 // Only the fast unit and property tests of these folders (and the redactor's, which hold secrets.ts's real tests)
 // run against each mutant; e2e and hostile suites do not.
 // Properties run 20 cases a mutant rather than 100 (FC_RUNS, see test/properties/laws.ts): the examples carry the
