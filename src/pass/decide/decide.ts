@@ -101,10 +101,13 @@ export function decideAnswer(d: Decided, result: DiffResult, picks: readonly Use
 /** The work-log line of a span with nothing in it. Exported for tests. */
 export const EMPTY_SPAN_LINE = "(nothing new to summarize)";
 
-/** How a pass closes: whole when every diff was accepted (or there was nothing to ask), partial when some were. */
+/**
+ * How a pass closes: whole when every diff was accepted (or there was nothing to ask), partial when some were, and
+ * narrative-less when none was, or none was asked.
+ */
 function closeKind(d: Decided, empty: boolean): CloseKind {
 	if (empty) return "whole";
-	if (d.diffs === 0 || d.failed === d.diffs) return "narrative-less";
+	if (d.failed === d.diffs) return "narrative-less";
 	return d.failed > 0 ? "partial" : "whole";
 }
 
@@ -164,7 +167,8 @@ export function decideClose(d: Decided, facts: CloseFacts): Close {
 	const answered = facts.empty
 		? [...d.accepted, { type: "narrative-line", data: { span: facts.span, text: EMPTY_SPAN_LINE } } satisfies Event]
 		: d.accepted;
-	const kept = kind === "narrative-less" ? d.picked : oneNarrative([...d.picked, ...answered], facts.span);
+	// A narrative-less close accepted no answer: what it keeps is the picks.
+	const kept = oneNarrative([...d.picked, ...answered], facts.span);
 	const closed = closeSpan({
 		state: facts.state,
 		span: facts.span,

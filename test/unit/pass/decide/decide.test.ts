@@ -115,6 +115,15 @@ describe("decideAnswer", () => {
 		expect(d.state.rules.map((r) => r.id)).toEqual(["R1", "R2", "R3", "R4"]);
 	});
 
+	it("given two chunks' answers that each left items out, then the dropped items are counted over both", () => {
+		const start = decidingFrom(twoRules, ledger);
+		const evidence = (text: string) => answer([], { decisions: [{ text, evidence: ["C7"] }] });
+		const one = acceptAnswer(ctxOn(start.state, []), evidence("use pnpm"));
+		const first = decideAnswer(start, { accepted: one, reason: null }, []);
+		const second = acceptAnswer(ctxOn(first.state, []), evidence("pin in CI"));
+		expect(decideAnswer(first, { accepted: second, reason: null }, []).dropped).toEqual({ "unknown-evidence": 2 });
+	});
+
 	it("given no accepted answer for the first diff, then the standing picks are recorded by code", () => {
 		const d = decideAnswer(decidingFrom(twoRules, ledger), failed("model-error"), [pick]);
 		expect(d.picked).toEqual([{ type: "rule-added", data: { id: "R3", words: "always use tabs", source: "u3" } }]);
@@ -168,6 +177,71 @@ describe("decideClose", () => {
 		expect(close.accepted).toBe(3);
 	});
 
+	it("given two chunks' narratives and no Now, then the joined line follows every other event, none lost", () => {
+		const decision: Event = { type: "decision-made", data: { text: "use pnpm", evidence: ["C1"] } };
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("first half"), decision], ["u3"]), []);
+		const two = decideAnswer(one, taken([narrative("second half")], ["u4"]), []);
+		const close = decideClose(two, facts(twoRules, span));
+		expect(eventTypes(close.closed.events)).toEqual([
+			"command-recorded",
+			"error-recorded",
+			"world-taken",
+			"decision-made",
+			"narrative-line",
+			"span-closed",
+		]);
+		expect(close.closed.events.find((e) => e.type === "narrative-line")).toEqual(narrative("first half; second half"));
+	});
+
+	it("given narratives that join past 600 characters, then the one line is their first 600", () => {
+		const [a, b] = ["a".repeat(400), "b".repeat(400)];
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(a)], ["u3"]), []);
+		const close = decideClose(decideAnswer(one, taken([narrative(b)], ["u4"]), []), facts(twoRules, span));
+		const line = close.closed.events.find((e) => e.type === "narrative-line");
+		expect(line).toEqual(narrative(`${a}; ${b}`.slice(0, 600)));
+	});
+
+	it("given one chunk's narrative, then it is kept as the answer gave it, in its place and whole", () => {
+		const long = "c".repeat(700);
+		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([now, narrative(long)], ["u3", "u4"]), []);
+		const close = decideClose(d, facts(twoRules, span));
+		const kept = close.closed.events.filter((e) => e.type === "narrative-line" || e.type === "now-set");
+		expect(kept).toEqual([now, narrative(long)]);
+	});
+
+	it("given a Now after other events, then the joined narrative stands just before the Now", () => {
+		const decision: Event = { type: "decision-made", data: { text: "use pnpm", evidence: ["C1"] } };
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([decision, narrative("first"), now], ["u3"]), []);
+		const close = decideClose(decideAnswer(one, taken([narrative("second")], ["u4"]), []), facts(twoRules, span));
+		expect(eventTypes(close.closed.events).slice(3)).toEqual([
+			"decision-made",
+			"narrative-line",
+			"now-set",
+			"span-closed",
+		]);
+	});
+
+	it("given accepted labels and a value, then the span record carries the labels and the value", () => {
+		const value: Event = {
+			type: "value-recorded",
+			data: { name: "port", value: "8080", source: "C1" },
+		};
+		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("ran it"), value], ["u3", "u4"]), []);
+		const close = decideClose(d, facts(twoRules, span));
+		expect(close.record.labels).toEqual([
+			{ msg: "u3", label: "not a rule" },
+			{ msg: "u4", label: "not a rule" },
+		]);
+		expect(close.record.values).toEqual([{ name: "port", value: "8080", source: "C1" }]);
+	});
+
+	it("given an answer with no narrative, then the whole close writes the line that says none was given", () => {
+		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([now], ["u3", "u4"]), []);
+		const close = decideClose(d, facts(twoRules, span));
+		expect(close.kind).toBe("whole");
+		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([narrative("(no narrative given)")]);
+	});
+
 	it("given one of two diffs accepted, then the span closes partial with the reason and every message unlabeled", () => {
 		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("first half")], ["u3"]), []);
 		const close = decideClose(decideAnswer(one, failed("model-error"), []), facts(twoRules, span));
@@ -193,6 +267,21 @@ describe("decideClose", () => {
 		expect(close.kind).toBe("whole");
 		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([narrative(EMPTY_SPAN_LINE)]);
 		expect(close.accepted).toBe(1);
+	});
+
+	it("given an empty span and a reason the model was not asked, then the span still closes whole, with no reason", () => {
+		const d = decideWithoutModel(decidingFrom(twoRules, []), [], "no-model");
+		const close = decideClose(d, facts(twoRules, [], { ledger: [], empty: true }));
+		expect([close.kind, close.reason]).toEqual(["whole", null]);
+		expect(close.closed.events.at(-1)).toMatchObject({ data: { kind: "whole", reason: null } });
+	});
+
+	it("given nothing to ask about but a span that is not empty, then it closes narrative-less saying no answer verified", () => {
+		const close = decideClose(decideWithoutModel(decidingFrom(twoRules, ledger), [], null), facts(twoRules, span));
+		expect([close.kind, close.reason]).toEqual(["narrative-less", null]);
+		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([
+			narrative("(narrative-less: no verified answer)"),
+		]);
 	});
 
 	it("given no model, then the span closes narrative-less with the reason, even with nothing picked", () => {
