@@ -46,7 +46,7 @@ const DIRECTIVE = /^(?:ensure|remember|make sure|make certain|be sure|be careful
 
 /** A clause that is nothing but a request for now, which makes its whole sentence one ("for now, only run …"). */
 function onlyForNow(clause: string): boolean {
-	const rest = clause.replace(FOR_NOW, " ");
+	const rest = clause.replace(FOR_NOW, "");
 	return rest !== clause && tokenize(rest).every((token) => is("scopeFiller", token.word));
 }
 
@@ -77,7 +77,7 @@ const TAKERS: readonly WordClass[] = ["complementTaker", "saying", "wanting", "y
 
 /** The pronoun at `at` follows a noun phrase: a determiner within reach, no verb of saying or wanting between. */
 function followsNounPhrase(tokens: readonly Token[], at: number): boolean {
-	for (let back = at - 1; back >= Math.max(0, at - NOUN_REACH); back--) {
+	for (let back = at - 1; back >= at - NOUN_REACH; back--) {
 		const word = wordAt(tokens, back);
 		if (is("determiner", word)) return back < at - 1;
 		if (TAKERS.some((cls) => is(cls, word)) || ruleLength(tokens, back) > 0) return false;
@@ -95,15 +95,14 @@ function followsNounPhrase(tokens: readonly Token[], at: number): boolean {
 function inClauseAboutNoun(tokens: readonly Token[], index: number): boolean {
 	const modal =
 		is("deontic", wordAt(tokens, index)) || wordAt(tokens, index) === "don't" || wordAt(tokens, index) === "do";
-	for (let at = index - 1; at >= 0; at--) {
-		if (!is("relative", wordAt(tokens, at)) || !followsNounPhrase(tokens, at)) continue;
-		if (!modal) return true;
-		const next = wordAt(tokens, at + 1);
-		if (is("thing", next) || is("we", next) || is("you", next) || is("self", next)) return true;
-		for (let between = at + 1; between < index; between++) if (!is("passedOver", wordAt(tokens, between))) return false;
-		return true;
-	}
-	return false;
+	const at = tokens
+		.slice(0, index)
+		.findLastIndex((token, back) => is("relative", token.word) && followsNounPhrase(tokens, back));
+	if (at === -1) return false;
+	if (!modal) return true;
+	const next = wordAt(tokens, at + 1);
+	if (is("thing", next) || is("we", next) || is("you", next) || is("self", next)) return true;
+	return tokens.slice(at + 1, index).every((token) => is("passedOver", token.word));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -115,9 +114,7 @@ const REACH = 8;
 
 /** "I" wants it: a verb of wanting after "I", before the rule word or just after it ("I never want …"). */
 function wanted(tokens: readonly Token[], self: number, index: number): boolean {
-	for (let at = self + 1; at <= index + 2 && at < tokens.length; at++)
-		if (is("wanting", wordAt(tokens, at))) return true;
-	return false;
+	return tokens.slice(self + 1, index + 3).some((token) => is("wanting", token.word));
 }
 
 /** "you" asked for something: "I told you never to …", "i want you to stop …", "could you always …". */
@@ -126,13 +123,12 @@ function askedOf(tokens: readonly Token[], start: number, you: number): boolean 
 	return is("saying", before) || is("wanting", before) || (you - 1 === start && is("request", before));
 }
 
-/** The clause read from its opening word: a subject it opens with, or an imperative verb. */
+/** The clause read from its opening word: a subject it opens with, or an imperative verb (a request, "could you …", too). */
 function opensInstruction(tokens: readonly Token[], start: number, index: number): boolean {
 	const first = wordAt(tokens, start);
 	if (is("we", first)) return true;
 	if (is("self", first)) return wanted(tokens, start, index);
 	if (is("you", first)) return false;
-	if (is("request", first) && is("you", wordAt(tokens, start + 1))) return true;
 	return !(is("thing", first) || isPlural(first) || isCount(first));
 }
 
@@ -144,7 +140,8 @@ function opensInstruction(tokens: readonly Token[], start: number, index: number
 function instructs(tokens: readonly Token[], start: number, index: number): boolean {
 	let at = index - 1;
 	let duty = is("deontic", wordAt(tokens, index));
-	while (at >= start && index - at <= REACH && is("passedOver", wordAt(tokens, at))) {
+	// Below `start` stand only lead-ins, no modal among them: passed over or not, the walk ends before `start`.
+	while (index - at <= REACH && is("passedOver", wordAt(tokens, at))) {
 		duty ||= is("deontic", wordAt(tokens, at));
 		at--;
 	}
@@ -246,7 +243,7 @@ export function readsAsStandingRule(text: string, exceptions: readonly Exception
 /** Where the prose region `region` stands in the message `read` was made from: first unit to last whole character. */
 function inMessage(read: ReadText, message: string, region: Region): Region {
 	const start = read.from[region.start] ?? region.start;
-	const last = read.from[region.end - 1] ?? region.end - 1;
+	const last = read.from[region.end - 1] ?? start;
 	const point = message.codePointAt(last) ?? 0;
 	return { start, end: last + (point > 0xffff ? 2 : 1) };
 }

@@ -111,7 +111,7 @@ export const EXCEPTIONS: readonly Exception[] = [
 			const [next, then] = [at.after[0] ?? "", at.after[1] ?? ""];
 			return (
 				(at.word === "must" || at.word === "mustn't") &&
-				(next === "must've" || (next === "have" && isPast(then)) || (next === "be" && is("guessed", then)))
+				((next === "have" && isPast(then)) || (next === "be" && is("guessed", then)))
 			);
 		},
 	},

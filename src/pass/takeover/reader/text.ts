@@ -29,7 +29,7 @@ export function wordAt(tokens: readonly Token[], index: number): string {
 /** The index of the first word that is not a lead-in ("so", "ok", "please"). */
 export function firstSpoken(tokens: readonly Token[], from = 0): number {
 	let index = from;
-	while (index < tokens.length && is("leadIn", wordAt(tokens, index))) index++;
+	while (is("leadIn", wordAt(tokens, index))) index++;
 	return index;
 }
 
@@ -78,7 +78,6 @@ function normalize(text: string): string {
 
 /** Where each unit of `low` (`text` lowercased) came from: lowercasing may lengthen a character ("İ"). */
 function lowercaseOffsets(text: string, low: string): number[] {
-	if (low.length === text.length) return Array.from({ length: text.length }, (_, i) => i);
 	const from: number[] = [];
 	let offset = 0;
 	for (const char of text) {
@@ -96,11 +95,9 @@ function normalizedOffsets(text: string): number[] {
 	let done = 0;
 	for (const match of low.matchAll(/\bdont\b|\bmustnt\b/g)) {
 		const t = (match.index ?? 0) + match[0].length - 1;
-		for (let i = done; i < t; i++) out.push(from[i] ?? i);
-		out.push(from[t] ?? t);
+		for (let i = done; i <= t; i++) out.push(from[i] ?? i);
 		done = t;
 	}
-	if (done === 0) return from;
 	for (let i = done; i < from.length; i++) out.push(from[i] ?? i);
 	return out;
 }
@@ -124,9 +121,9 @@ export function proseOf(text: string): ReadText {
 }
 
 /**
- * A sentence with what it relays blanked: after someone else's verb of saying ("git says", "the README says") or of
- * printing and a colon ("npm prints:") the rest is their words; after the user's own ("I said", "I told you") or a
- * relative's ("a flag that prints errors") it stays.
+ * A sentence without what it relays: after someone else's verb of saying ("git says", "the README says") or of
+ * printing and a colon ("npm prints:") the rest is their words, left out; after the user's own ("I said", "I told
+ * you") or a relative's ("a flag that prints errors") it stays.
  */
 export function unrelayed(sentence: string): string {
 	const tokens = tokenize(sentence);
@@ -139,7 +136,7 @@ export function unrelayed(sentence: string): string {
 	const token = tokens[at];
 	if (token === undefined) return sentence;
 	const end = token.start + token.word.length;
-	return sentence.slice(0, end) + spaces(sentence.slice(end));
+	return sentence.slice(0, end);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -160,7 +157,7 @@ function abbreviationEndsAt(text: string, end: number): boolean {
 	return ABBREVIATIONS.has(word.replace(/^\.+/, ""));
 }
 
-/** Where the sentences of `text` stand in it, each without the white space at its ends. */
+/** Where the sentences of `text` stand in it, each without the white space at its ends (a blank one is empty). */
 export function sentenceRegions(text: string): Region[] {
 	const out: Region[] = [];
 	let from = 0;
@@ -171,7 +168,7 @@ export function sentenceRegions(text: string): Region[] {
 		from = at + match[0].length;
 	}
 	out.push(trimRegion(text, { start: from, end: text.length }));
-	return out.filter((region) => region.end > region.start);
+	return out;
 }
 
 export function sentences(text: string): string[] {
@@ -196,6 +193,6 @@ export function statement(sentence: string): string | undefined {
 	if (!body.endsWith("?")) return questionForm(body) ? undefined : body;
 	const tag = CLOSING_TAG.exec(body);
 	if (tag === null) return undefined;
-	const rest = body.slice(0, tag.index).trim();
+	const rest = body.slice(0, tag.index);
 	return rest.endsWith("?") || questionForm(rest) ? undefined : rest;
 }
