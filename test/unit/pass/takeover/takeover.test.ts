@@ -4,7 +4,7 @@ import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/ac
 import { exactWords, pickRecords, pickWords } from "../../../../src/pass/accept/verify/earlier-words.js";
 import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
-import { offerOf, standingEvents, takeoverOf } from "../../../../src/pass/takeover/takeover.js";
+import { offerOf, rereadRefs, standingEvents, takeoverOf } from "../../../../src/pass/takeover/takeover.js";
 import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
@@ -69,6 +69,18 @@ describe("takeoverOf", () => {
 			...chain([user("go on"), assistant("ok"), user("more")], "f", "c1"),
 		];
 		expect(takeoverAt(branch, "f3").takeover?.summary).toBe("newer state");
+	});
+
+	it("a foreign compaction with no summary text shows an empty summary", () => {
+		const { summary: _, ...unsummarized } = piCompaction("p1", "e2", "e2", "");
+		const branch = [
+			...chain([user("never use tabs"), assistant("ok")]),
+			{ ...unsummarized, summary: 42 },
+			...chain([user("go on"), assistant("ok"), user("more")], "f", "p1"),
+		];
+		const { takeover } = takeoverAt(branch, "f3");
+		expect(takeover?.summary).toBe("");
+		expect(refs(takeover?.standing)).toEqual(["u1"]);
 	});
 
 	it("offers every user message before the span, picks the standing rules and cuts the rest to their start", () => {
@@ -140,6 +152,44 @@ describe("standingEvents", () => {
 		expect(standingEvents(state, picks)).toEqual([
 			{ type: "rule-added", data: { id: "R3", words: "never use tabs", source: "u1" } },
 		]);
+	});
+});
+
+describe("standingEvents, by the message a rule came from", () => {
+	const pick: UserMessage = { ref: "u1", entryId: "e1", text: "never use tabs. always run lint" };
+
+	it("records nothing from a message that gave a rule in force, though in other words", () => {
+		const state = applied(initialState, [{ type: "rule-added", data: { words: "never use tabs.", source: "u1" } }]);
+		expect(standingEvents(state, [pick])).toEqual([]);
+	});
+
+	it("records nothing from a message whose rule was lifted, though in other words", () => {
+		const state = applied(initialState, [
+			{ type: "rule-added", data: { words: "always run lint", source: "u1" } },
+			{ type: "rule-lifted", data: { target: "u1", by: "u2" } },
+		]);
+		expect(standingEvents(state, [pick])).toEqual([]);
+	});
+});
+
+describe("rereadRefs", () => {
+	const filler = "the rest of this message is a long paste of notes about the build. ".repeat(10);
+	const long: UserMessage = { ref: "u1", entryId: "e1", text: `Never push to main. ${filler}` };
+	const short: UserMessage = { ref: "u2", entryId: "e2", text: "always run lint" };
+	const added = (words: string, source: string): Event => ({ type: "rule-added", data: { words, source } });
+
+	it("names the offered messages whose rules were recorded from the reader's sentences, once each", () => {
+		const events = [
+			added("Never push to main.", "u1"),
+			added("Never push to main.", "u1"),
+			added("always run lint", "u2"),
+		];
+		expect(rereadRefs(events, [long, short])).toEqual(["u1"]);
+	});
+
+	it("names no message that is not offered, nor one whose rule came from a label's words", () => {
+		const events = [added("Never push to main.", "u3"), added("push to main", "u1"), closed("whole", [])];
+		expect(rereadRefs(events, [long, short])).toEqual([]);
 	});
 });
 
