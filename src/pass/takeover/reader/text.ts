@@ -76,8 +76,8 @@ function normalize(text: string): string {
 		.replace(/\bmustnt\b/g, "mustn't");
 }
 
-/** Where each unit of `low` (`text` lowercased) came from: lowercasing may lengthen a character ("İ"). */
-function lowercaseOffsets(text: string, low: string): number[] {
+/** Where each unit of `text` lowercased came from: lowercasing may lengthen a character ("İ"). */
+function lowercaseOffsets(text: string): number[] {
 	const from: number[] = [];
 	let offset = 0;
 	for (const char of text) {
@@ -90,7 +90,7 @@ function lowercaseOffsets(text: string, low: string): number[] {
 /** Where each unit of `normalize(text)` came from; an apostrophe it adds, from the "t" it stands before. */
 function normalizedOffsets(text: string): number[] {
 	const low = lowered(text);
-	const from = lowercaseOffsets(text, low);
+	const from = lowercaseOffsets(text);
 	const out: number[] = [];
 	let done = 0;
 	for (const match of low.matchAll(/\bdont\b|\bmustnt\b/g)) {
