@@ -48,8 +48,8 @@ const PIECES_AND_CLAUSES: readonly Pair[] = [
 const NOUN_CLAUSES: readonly Pair[] = [
 	[
 		"a determiner four words before the relative opens a noun phrase",
-		"add a very fast option and only keep lines",
-		"add a very fast option that keeps only lines",
+		"add a very fast option and only keep what matches",
+		"add a very fast option that keeps only what matches",
 	],
 	[
 		"a pronoun right after a determiner ('those who') is no noun phrase",
@@ -188,6 +188,11 @@ const EXCEPTION_EDGES: readonly Pair[] = [
 	["a past form after 'only' is a report", "only test on linux", "only tested on linux so far"],
 	["a past form after 'don't' is no report", "don't shred the audit logs", "never shredded the audit logs"],
 	["a state of mind only after 'don't'", "always remember the changelog", "don't remember the changelog"],
+	[
+		"'to' after a state of mind is no state of mind ('to' for 'too')",
+		"dont get to clever with the types",
+		"dont get why it fails",
+	],
 	["a state of mind after 'do not'", "do not guess why it fails", "do not know why it fails"],
 	[
 		"'want' with no one wanting only after 'don't' or 'do not'",
@@ -224,6 +229,11 @@ const OWN_WORDS: readonly Pair[] = [
 		"git said it before: never push to main",
 	],
 	["a question mark before a closing bracket asks", "(never push to main)", "(never push to main?)"],
+	[
+		"a question mark before closing brackets asks",
+		"(and the rule from before (never push to main))",
+		"(and the rule from before (never push to main?))",
+	],
 	["a question mark before the closing tag's comma asks", "never push to main, ok?", "never push to main?, ok?"],
 	[
 		"'a.k.a.' ends no sentence",
