@@ -168,7 +168,7 @@ function labelItem(u: unknown): unknown {
 	};
 }
 
-/** Evidence as the item holds it once its nulls are gone: absent is none, one string holds ids apart by spaces or commas. */
+/** Evidence once the item's nulls are gone: absent is none; one string holds ids apart by spaces or commas. */
 function evidence(u: unknown): unknown {
 	if (u === undefined) return [];
 	if (typeof u === "string") return u.match(/[^\s,]+/g) ?? [];

@@ -129,9 +129,14 @@ describe("reading the shape slips a real model makes", () => {
 		});
 	});
 
-	it("reads a finding without evidence as backed by none", () => {
-		expect(right({ decisions: [{ text: "kept the reader pure" }] }).decisions).toStrictEqual([
-			{ text: "kept the reader pure", evidence: [] },
+	it("reads a finding without evidence, or with a blank evidence string, as backed by none", () => {
+		const answer = right({
+			decisions: [{ text: "kept the reader pure" }],
+			deadEnds: [{ text: "tried zod", evidence: " , " }],
+		});
+		expect([answer.decisions, answer.deadEnds]).toStrictEqual([
+			[{ text: "kept the reader pure", evidence: [] }],
+			[{ text: "tried zod", evidence: [] }],
 		]);
 	});
 
