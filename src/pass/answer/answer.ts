@@ -49,49 +49,36 @@ export const RELAXED_BOUNDS: Bounds = {
 	...Object.fromEntries(REPAIRABLE.map((key) => [key, ANSWER_BOUNDS[key] * 2])),
 };
 
+/** A codec known by its validation alone: an answer is only ever decoded, and its guard is that decode. */
+function checked<A>(name: string, validate: t.Validate<unknown, A>): t.Type<A, A, unknown> {
+	const type: t.Type<A, A, unknown> = new t.Type(name, (u): u is A => E.isRight(type.decode(u)), validate, t.identity);
+	return type;
+}
+
 function boundedString(max: number): t.Type<string, string, unknown> {
-	const ok = (u: unknown): u is string => typeof u === "string" && u.length <= max;
-	return new t.Type(
-		`a string of at most ${max} characters`,
-		ok,
-		(u, c) => (ok(u) ? t.success(u) : t.failure(u, c)),
-		t.identity,
+	return checked(`a string of at most ${max} characters`, (u, c) =>
+		typeof u === "string" && u.length <= max ? t.success(u) : t.failure(u, c),
 	);
 }
 
-function boundedArray<C extends t.Mixed>(item: C, max: number): t.Type<t.TypeOf<C>[], t.OutputOf<C>[], unknown> {
+function boundedArray<C extends t.Mixed>(item: C, max: number): t.Type<t.TypeOf<C>[], t.TypeOf<C>[], unknown> {
 	const list = t.array(item);
-	return new t.Type(
-		`a list of at most ${max} items`,
-		(u): u is t.TypeOf<C>[] => list.is(u) && u.length <= max,
-		(u, c) => (Array.isArray(u) && u.length > max ? t.failure(u, c) : list.validate(u, c)),
-		list.encode,
+	return checked(`a list of at most ${max} items`, (u, c) =>
+		Array.isArray(u) && u.length > max ? t.failure(u, c) : list.validate(u, c),
 	);
 }
 
-const MessageRef = new t.Type<string, string, unknown>(
-	"a message id u<n>",
-	UserRef.is,
-	(u, c) => (UserRef.is(u) ? t.success(u) : t.failure(u, c)),
-	t.identity,
-);
+const MessageRef = checked<string>("a message id u<n>", (u, c) => (UserRef.is(u) ? t.success(u) : t.failure(u, c)));
 
 /** An object with these keys and no other: an unknown key fails the decode instead of being dropped. */
 function closed<R extends t.Props, O extends t.Props>(name: string, required: R, optional: O) {
 	const inner = t.intersection([t.type(required), t.partial(optional)]);
 	const keys = new Set([...Object.keys(required), ...Object.keys(optional)]);
-	const extra = (u: unknown) =>
-		typeof u === "object" && u !== null ? Object.keys(u).find((key) => !keys.has(key)) : undefined;
-	return new t.Type<t.TypeOf<typeof inner>, t.OutputOf<typeof inner>, unknown>(
-		name,
-		(u): u is t.TypeOf<typeof inner> => inner.is(u) && extra(u) === undefined,
-		(u, c) => {
-			if (!isRecord(u)) return t.failure(u, c, `expected ${name}`);
-			const key = extra(u);
-			return key === undefined ? inner.validate(u, c) : t.failure(u, c, `unknown key \`${key.slice(0, 40)}\``);
-		},
-		inner.encode,
-	);
+	return checked<t.TypeOf<typeof inner>>(name, (u, c) => {
+		if (!isRecord(u)) return t.failure(u, c, `expected ${name}`);
+		const key = Object.keys(u).find((k) => !keys.has(k));
+		return key === undefined ? inner.validate(u, c) : t.failure(u, c, `unknown key \`${key.slice(0, 40)}\``);
+	});
 }
 
 /** The diff answer (docs/contracts.md, The diff answer), strict and held to `b`. */
@@ -155,11 +142,9 @@ function withoutNulls(u: Record<string, unknown>): Record<string, unknown> {
 	return Object.fromEntries(Object.entries(u).filter(([, v]) => v !== null));
 }
 
-/** `u7`, `U7`, ` u7 ` all name u7. */
+/** `u7`, `U7`, ` u7 ` all name u7 (lower case makes no other string a message id). */
 function ref(u: unknown): unknown {
-	if (typeof u !== "string") return u;
-	const trimmed = u.trim();
-	return /^[uU][0-9]+$/.test(trimmed) ? trimmed.toLowerCase() : trimmed;
+	return typeof u === "string" ? u.trim().toLowerCase() : u;
 }
 
 /** An omitted or null list is empty; a single item given bare is a list of one. */
@@ -183,9 +168,10 @@ function labelItem(u: unknown): unknown {
 	};
 }
 
+/** Evidence once the item's nulls are gone: absent is none; one string holds ids apart by spaces or commas. */
 function evidence(u: unknown): unknown {
-	if (u === undefined || u === null) return [];
-	if (typeof u === "string") return u.split(/[\s,]+/).filter((id) => id !== "");
+	if (u === undefined) return [];
+	if (typeof u === "string") return u.match(/[^\s,]+/g) ?? [];
 	return Array.isArray(u) ? u.map((id) => (typeof id === "string" ? id.trim() : id)) : u;
 }
 
@@ -203,7 +189,7 @@ function findingItem(u: unknown): unknown {
 function valueItem(u: unknown): unknown {
 	if (!isRecord(u)) return u;
 	const item = withoutNulls(u);
-	const value = typeof item.value === "number" && Number.isFinite(item.value) ? String(item.value) : item.value;
+	const value = Number.isFinite(item.value) ? String(item.value) : item.value;
 	return {
 		...item,
 		name: typeof item.name === "string" ? item.name.trim() : item.name,
@@ -258,7 +244,8 @@ function path(error: t.ValidationError): string {
 /** One line per schema error (at most three), naming where and what was expected. */
 function schemaDefect(errors: t.Errors): Defect {
 	const lines = errors.slice(0, 3).map((error) => {
-		const expected = error.message ?? `expected ${error.context[error.context.length - 1]?.type.name ?? "?"}`;
+		// io-ts starts every context with the root, so the last entry, the type that failed, is always there.
+		const expected = error.message ?? `expected ${error.context.map((entry) => entry.type.name).at(-1)}`;
 		return `at ${path(error)}: ${expected}`;
 	});
 	return defect("schema", `the answer does not fit the schema: ${lines.join("; ")}`);
@@ -283,11 +270,10 @@ export function readRelaxedAnswer(text: string): Either<Defect, RawAnswer> {
 	return pipe(
 		jsonObjectIn(text, ANSWER_KEYS),
 		E.chain((answer): Either<Defect, RawAnswer> => {
+			// What fails the relaxed bounds fails the schema's too, and the note names the schema's.
 			const normalised = normalise(answer);
-			const strict = AnswerCodec.decode(normalised);
-			if (E.isRight(strict)) return strict;
 			const relaxed = RelaxedCodec.decode(normalised);
-			return E.isRight(relaxed) ? relaxed : E.left(schemaDefect(strict.left));
+			return E.isRight(relaxed) ? relaxed : E.mapLeft(schemaDefect)(AnswerCodec.decode(normalised));
 		}),
 	);
 }

@@ -10,10 +10,8 @@ const MAX_STARTS = 20;
 /** Keys that could reach an object's prototype if anything merged the answer; an answer holding one is refused. */
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
-type Parsed = { readonly kind: "object"; readonly value: Record<string, unknown> } | { readonly kind: "forbidden" };
-
-/** Parses one candidate; never throws. */
-function parse(text: string): Parsed | undefined {
+/** Parses one candidate, to its object, or "forbidden", or undefined when it is no JSON object; never throws. */
+function parse(text: string): Record<string, unknown> | "forbidden" | undefined {
 	let forbidden = false;
 	let value: unknown;
 	try {
@@ -24,12 +22,12 @@ function parse(text: string): Parsed | undefined {
 	} catch {
 		return undefined;
 	}
-	if (forbidden) return { kind: "forbidden" };
-	return isRecord(value) ? { kind: "object", value } : undefined;
+	if (forbidden) return "forbidden";
+	return isRecord(value) ? value : undefined;
 }
 
-/** The end (exclusive) of the balanced object starting at `start`, reading strings and escapes, or -1. */
-function objectEnd(text: string, start: number): number {
+/** The end (exclusive) of the balanced object starting at `start`, reading strings and escapes, if it ends. */
+function objectEnd(text: string, start: number): number | undefined {
 	let depth = 0;
 	let inString = false;
 	for (let i = start; i < text.length; i++) {
@@ -41,20 +39,23 @@ function objectEnd(text: string, start: number): number {
 		else if (c === "{") depth++;
 		else if (c === "}" && --depth === 0) return i + 1;
 	}
-	return -1;
+	return undefined;
 }
 
 /** Texts that may be the JSON object: fenced blocks, the whole reply, then balanced `{…}` stretches in order. */
 function* candidates(text: string): Generator<string> {
 	for (const match of text.matchAll(/```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n([\s\S]*?)```/g)) yield match[1] ?? "";
-	yield text.trim();
+	yield text;
 	let from = 0;
 	for (let tries = 0; tries < MAX_STARTS; tries++) {
 		const start = text.indexOf("{", from);
 		if (start < 0) return;
 		const end = objectEnd(text, start);
-		if (end > 0) yield text.slice(start, end);
-		from = end > 0 ? end : start + 1;
+		if (end === undefined) from = start + 1;
+		else {
+			yield text.slice(start, end);
+			from = end;
+		}
 	}
 }
 
@@ -67,12 +68,12 @@ export function jsonObjectIn(text: string, keys: readonly string[]): Either<Defe
 	let first: Record<string, unknown> | undefined;
 	for (const candidate of candidates(searched)) {
 		const parsed = parse(candidate);
-		if (parsed?.kind === "forbidden") {
+		if (parsed === "forbidden") {
 			return E.left(defect("forbidden-key", "the JSON holds a key named __proto__, constructor or prototype"));
 		}
 		if (parsed === undefined) continue;
-		if (keys.some((key) => Object.hasOwn(parsed.value, key))) return E.right(parsed.value);
-		first ??= parsed.value;
+		if (keys.some((key) => Object.hasOwn(parsed, key))) return E.right(parsed);
+		first ??= parsed;
 	}
 	if (first !== undefined) return E.right(first);
 	return E.left(

@@ -20,23 +20,24 @@ export type Label =
  */
 export const MAX_TARGETS = 10;
 
-const TARGET = /^([RrUu])([1-9][0-9]{0,8})$/;
+/** A target as `parseLabel` reads it, in lower case. */
+const TARGET = /^[ru][1-9][0-9]{0,8}$/;
 const NOT_A_RULE = /^not[\s-]+a[\s-]+rule$/;
 const ONE_OFF = /^one[\s-]?off$/;
-const LIFTS = /^lifts?\s+(.+)$/;
-const RULE_AND_LIFTS = /^rule\s*(?:and|&|\+|,)\s*lifts?\s+(.+)$/;
+/** What comes before the targets of a lift, and of a rule that lifts. */
+const LIFTS = /^lifts?\s+/;
+const RULE_AND_LIFTS = /^rule\s*(?:and|&|\+|,)\s*lifts?\s+/;
 
 /** The form every label is written in, for the span record and for a question. */
 export const LABEL_FORMS = "`rule`, `not a rule`, `one-off`, `lifts R<n>`, `lifts u<n>`, `rule and lifts R<n>`";
 
+/** `r2` is R2, `u5` is u5. */
 function target(text: string): Target | undefined {
-	const match = TARGET.exec(text);
-	if (match === null) return undefined;
-	const [, letter = "", digits = ""] = match;
-	return `${letter === "R" || letter === "r" ? "R" : "u"}${digits}`;
+	if (!TARGET.test(text)) return undefined;
+	return text.startsWith("r") ? `R${text.slice(1)}` : text;
 }
 
-/** Reads `R1, R6`, `u5 and R6`; every part must be a target. */
+/** Reads `r1, r6`, `u5 and r6` (lower case); every part must be a target. */
 function targets(text: string): Either<string, readonly Target[]> {
 	const parts = text.split(/\s*(?:,|;|\band\b|&)\s*/).filter((part) => part !== "");
 	const found: Target[] = [];
@@ -57,11 +58,15 @@ export function parseLabel(text: string): Either<string, Label> {
 	if (NOT_A_RULE.test(label)) return E.right({ kind: "not-rule" });
 	if (ONE_OFF.test(label)) return E.right({ kind: "one-off" });
 	const ruleAndLifts = RULE_AND_LIFTS.exec(label);
-	if (ruleAndLifts !== null)
-		return E.map((lifts: readonly Target[]) => ({ kind: "rule", lifts }) as const)(targets(ruleAndLifts[1] ?? ""));
+	if (ruleAndLifts !== null) {
+		const named = targets(label.slice(ruleAndLifts[0].length));
+		return E.map((lifts: readonly Target[]) => ({ kind: "rule", lifts }) as const)(named);
+	}
 	const lifts = LIFTS.exec(label);
-	if (lifts !== null)
-		return E.map((found: readonly Target[]) => ({ kind: "lifts", targets: found }) as const)(targets(lifts[1] ?? ""));
+	if (lifts !== null) {
+		const named = targets(label.slice(lifts[0].length));
+		return E.map((found: readonly Target[]) => ({ kind: "lifts", targets: found }) as const)(named);
+	}
 	return E.left(`\`${text.trim().slice(0, 60)}\` is not one of ${LABEL_FORMS}`);
 }
 
@@ -76,10 +81,6 @@ export function formatLabel(label: Label): string {
 			return "one-off";
 		case "lifts":
 			return `lifts ${label.targets.join(", ")}`;
-		default: {
-			const unknownKind: never = label;
-			return unknownKind;
-		}
 	}
 }
 

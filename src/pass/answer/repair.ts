@@ -38,7 +38,7 @@ export interface Repaired {
 type Prose = "objective" | "narrative" | "now";
 const PROSE: readonly Prose[] = ["objective", "narrative", "now"];
 
-/** Brings a relaxed answer within `ANSWER_BOUNDS`; an answer already within them comes back as it was. */
+/** Brings a relaxed answer within `ANSWER_BOUNDS`; an answer already within them comes back equal to itself. */
 export function repairAnswer(answer: RawAnswer): Repaired {
 	const cuts: Dropped[] = [];
 	const first = <T>(kind: "decisions" | "deadEnds" | "values", items: readonly T[]): T[] => {
@@ -64,5 +64,5 @@ export function repairAnswer(answer: RawAnswer): Repaired {
 		cuts.push({ item: key, reason: "cut-text" });
 		repaired[key] = cutProse(text, ANSWER_BOUNDS[key]);
 	}
-	return { answer: cuts.length === 0 ? answer : repaired, cuts };
+	return { answer: repaired, cuts };
 }

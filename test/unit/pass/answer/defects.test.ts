@@ -14,4 +14,15 @@ describe("the retry note", () => {
 		expect(retryNote([a, b], a.note.length + 2)).toBe(`- ${a.note}`);
 		expect(retryNote([a], a.note.length + 1)).toBe("");
 	});
+
+	it("reads a note padded with spaces and line breaks as one trimmed line", () => {
+		expect(defect("schema", "  the answer\n\tdoes not fit  \n").note).toBe("the answer does not fit");
+	});
+
+	it("counts the line break before each line after the first", () => {
+		const c = defect("unlabeled", "u4 has no label", "u4");
+		const both = `- ${a.note}`.length + 1 + `- ${b.note}`.length;
+		expect(retryNote([a, b, c], both)).toBe(`- ${a.note}\n- ${b.note}`);
+		expect(retryNote([a, b, c], both - 1)).toBe(`- ${a.note}`);
+	});
 });

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { jsonObjectIn } from "../../../../src/pass/answer/json-in-text.js";
+import { jsonObjectIn, MAX_REPLY_CHARS } from "../../../../src/pass/answer/json-in-text.js";
 
 const found = (text: string) => {
 	const result = jsonObjectIn(text, ["labels"]);
@@ -45,5 +45,66 @@ describe("the JSON object in a model reply", () => {
 		for (const text of ["{".repeat(5000), `${'{"a":'.repeat(3000)}1`, "\u0000{\uFFFF}", '"\\'] as const) {
 			expect(() => jsonObjectIn(text, ["labels"])).not.toThrow();
 		}
+	});
+
+	it.each([["```json\n"], ["``` json\n"], ["```JSON \n"], ["```\n"], ["```jsonc\r\n"]])(
+		"prefers the fenced block %j over a draft in the prose before it",
+		(fence) => {
+			const reply = `My first draft was {"labels": ["draft"]}, but here is the answer:\n${fence}{"labels": ["final"]}\n\`\`\`\nDone.`;
+			expect(found(reply)).toEqual({ labels: ["final"] });
+		},
+	);
+
+	it("reads nested objects and escaped quotes in prose", () => {
+		expect(found('Here: {"labels": [{"msg": "u1", "label": "rule"}]} done')).toEqual({
+			labels: [{ msg: "u1", label: "rule" }],
+		});
+		expect(found('Sure: {"labels": ["say \\"}\\" please"]} ok')).toEqual({ labels: ['say "}" please'] });
+	});
+
+	it("reads past a brace in the prose that never closes", () => {
+		expect(found('Each label is {msg, label. The answer: {"labels": []}')).toEqual({ labels: [] });
+	});
+
+	it("takes the whole object, not an answer-like object inside it", () => {
+		expect(found('{"answer": {"labels": []}}')).toEqual({ answer: { labels: [] } });
+	});
+
+	it("takes an object holding one answer key of several", () => {
+		const result = jsonObjectIn('{"x": 1} then {"labels": []}', ["labels", "narrative"]);
+		expect(result).toEqual(E.right({ labels: [] }));
+	});
+
+	it("tries at most 20 braces as the start of an object", () => {
+		expect(found(`${"{x} ".repeat(19)}{"labels": []}`)).toEqual({ labels: [] });
+		expect(found(`${"{x} ".repeat(20)}{"labels": []}`)).toBe("json-invalid");
+	});
+
+	it("searches only the first MAX_REPLY_CHARS characters of a runaway reply", () => {
+		const prose = "word ".repeat(MAX_REPLY_CHARS / 5);
+		expect(found(`${prose}{"labels": []}`)).toBe("no-json");
+		expect(found(`${prose.slice(14)}{"labels": []}`)).toEqual({ labels: [] });
+	});
+
+	it("says what is wrong in one line for the retry note", () => {
+		const defectOf = (text: string) => {
+			const result = jsonObjectIn(text, ["labels"]);
+			return E.isLeft(result) ? result.left : "found";
+		};
+		expect(defectOf('{"labels": [], "constructor": 1}')).toEqual({
+			code: "forbidden-key",
+			msg: null,
+			note: "the JSON holds a key named __proto__, constructor or prototype",
+		});
+		expect(defectOf('{"labels": [}')).toEqual({
+			code: "json-invalid",
+			msg: null,
+			note: "the answer's JSON does not parse: return one JSON object",
+		});
+		expect(defectOf("No changes.")).toEqual({
+			code: "no-json",
+			msg: null,
+			note: "the answer holds no JSON object: return one JSON object",
+		});
 	});
 });

@@ -1,6 +1,13 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { formatLabel, MAX_TARGETS, parseLabel, withTargets } from "../../../../src/pass/answer/labels.js";
+import {
+	formatLabel,
+	LABEL_FORMS,
+	liftTargets,
+	MAX_TARGETS,
+	parseLabel,
+	withTargets,
+} from "../../../../src/pass/answer/labels.js";
 
 describe("label strings", () => {
 	it.each([
@@ -53,5 +60,37 @@ describe("label strings", () => {
 			targets: ["R1", "u4"],
 		});
 		expect(withTargets({ kind: "not-rule" }, ["u2"])).toEqual({ kind: "not-rule" });
+	});
+
+	it("reads labels in the odd case and spacing a model writes", () => {
+		expect(parseLabel("Not a Rule")).toEqual(E.right({ kind: "not-rule" }));
+		expect(parseLabel("One  Off")).toEqual(E.right({ kind: "one-off" }));
+		expect(parseLabel("lifts r3 and U5")).toEqual(E.right({ kind: "lifts", targets: ["R3", "u5"] }));
+		expect(parseLabel("lifts R1,")).toEqual(E.right({ kind: "lifts", targets: ["R1"] }));
+		expect(parseLabel("Rule and lifts u12; R40")).toEqual(E.right({ kind: "rule", lifts: ["u12", "R40"] }));
+	});
+
+	it("names what is wrong with a label outside the list", () => {
+		expect(parseLabel("lifts ,")).toEqual(E.left("no target named"));
+		expect(parseLabel("lifts rule 2")).toEqual(E.left("`rule 2` is not R<n> or u<n>"));
+		expect(parseLabel("rule and lifts R2, C3")).toEqual(E.left("`c3` is not R<n> or u<n>"));
+		expect(parseLabel("  maybe ")).toEqual(E.left(`\`maybe\` is not one of ${LABEL_FORMS}`));
+		const long = `probably ${"x".repeat(90)}`;
+		expect(parseLabel(long)).toEqual(E.left(`\`${long.slice(0, 60)}\` is not one of ${LABEL_FORMS}`));
+	});
+
+	it(`reads ${MAX_TARGETS} targets, and names the bound past them`, () => {
+		const ids = (n: number) => Array.from({ length: n }, (_, i) => `R${i + 1}`);
+		expect(parseLabel(`lifts ${ids(MAX_TARGETS).join(", ")}`)).toEqual(
+			E.right({ kind: "lifts", targets: ids(MAX_TARGETS) }),
+		);
+		expect(parseLabel(`lifts ${ids(MAX_TARGETS + 1).join(", ")}`)).toEqual(E.left(`more than ${MAX_TARGETS} targets`));
+	});
+
+	it("gives the targets a label lifts: a rule's lifts, a lift's targets, none for the others", () => {
+		expect(liftTargets({ kind: "rule", lifts: ["R1"] })).toEqual(["R1"]);
+		expect(liftTargets({ kind: "lifts", targets: ["u4", "R2"] })).toEqual(["u4", "R2"]);
+		expect(liftTargets({ kind: "not-rule" })).toEqual([]);
+		expect(liftTargets({ kind: "one-off" })).toEqual([]);
 	});
 });

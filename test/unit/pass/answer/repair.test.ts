@@ -99,6 +99,16 @@ describe("repairing an answer to the schema's bounds", () => {
 		expect(new Set(cuts.map((c) => c.reason))).toEqual(new Set(["cut-text"]));
 	});
 
+	it("cuts a decision's text one character past its bound, not one at it", () => {
+		const answer = relaxed({
+			labels: [],
+			decisions: [finding("d".repeat(B.text)), finding("e".repeat(B.text + 1))],
+		});
+		const { answer: repaired, cuts } = repairAnswer(answer);
+		expect(repaired.decisions[0]?.text).toBe("d".repeat(B.text));
+		expect(cuts).toEqual([{ item: "decisions[1].text", reason: "cut-text" }]);
+	});
+
 	it("returns an answer within the bounds as it was, with nothing cut", () => {
 		const answer = relaxed({ labels: [], narrative: "n".repeat(B.narrative), values: [value(1)] });
 		expect(repairAnswer(answer)).toEqual({ answer, cuts: [] });
@@ -123,5 +133,16 @@ describe("cutProse", () => {
 
 	it("leaves a text that fits as it is", () => {
 		expect(cutProse("short", 5)).toBe("short");
+	});
+
+	it("keeps within the bound at a pair's low half, and beside a character just past the surrogates", () => {
+		expect(cutProse("a\u{10000}bcd", 3)).toBe("a…");
+		expect(cutProse("a\u{10FFFF}bcd", 3)).toBe("a…");
+		expect(cutProse("ab\uFF01cd", 3)).toBe("ab…");
+		expect(cutProse("\uDC00abc", 1)).toBe("…");
+	});
+
+	it("cuts inside the first word when only spaces come before it", () => {
+		expect(cutProse("   abcdefghij", 8)).toBe("   abcd…");
 	});
 });
