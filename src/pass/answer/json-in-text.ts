@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { isRecord } from "../../events/index.js";
 import { type Defect, defect } from "./defects.js";
 
-/** Only this much of a reply is searched, so a runaway answer costs bounded work. */
+/** Only this much of a reply is searched, so a runaway answer costs bounded work. Exported for tests. */
 export const MAX_REPLY_CHARS = 200_000;
 /** At most this many `{` are tried as the start of an object. */
 const MAX_STARTS = 20;
