@@ -27,7 +27,6 @@ export function chunksOf(slice: SpanSlice, count: number): Chunk[] {
 		const userCount = messages.filter((m) => m.role === "user").length;
 		chunks.push({ messages, users: slice.users.slice(userIndex, userIndex + userCount) });
 		userIndex += userCount;
-		if (size === 0) break;
 	}
 	return chunks;
 }
