@@ -114,6 +114,20 @@ describe("the prompt's frame", () => {
 		expect(all.at(-1)).toBe("Answer with the JSON object only.");
 	});
 
+	it("given a span with nothing in it, then no line but the heading, the state, the World and the request", () => {
+		expect(lines({})).toEqual([
+			"# Span 3",
+			"",
+			"## State so far",
+			"",
+			"",
+			"## World",
+			"(no snapshot: not a git repository)",
+			"",
+			"Answer with the JSON object only.",
+		]);
+	});
+
 	it("given a chunk, then the heading says which of how many", () => {
 		expect(lines({ chunk: { index: 2, of: 3 } })[0]).toBe("# Span 3 (chunk 2 of 3)");
 	});
