@@ -7,6 +7,7 @@ export default {
 	...base,
 	mutate: ["src/pass/prompt/**/*.ts"],
 	testFiles: [
+		"test/unit/pass/prompt/**/*.test.ts",
 		"test/unit/adapters/pass/**/*.test.ts",
 		"test/unit/adapters/redact/pass-redaction.test.ts",
 		"test/properties/redact.test.ts",

@@ -1,25 +1,29 @@
 import type { World } from "../../events/index.js";
-import { type Event, fixerOf } from "../../events/index.js";
+import { type Event, fixerOf, isRecord } from "../../events/index.js";
 import { headAndTail, sliceWhole } from "../../projections/index.js";
 import type { State } from "../../reducers/index.js";
 
+/** The text on one line: every run of whitespace one space, none at either end. */
+export function oneLine(text: string): string {
+	return text.replace(/\s+/g, " ").trim();
+}
+
 /** The text on one line, cut to `max` characters with "…" where it is cut, never inside a surrogate pair. */
 export function cut(text: string, max: number): string {
-	const line = text.replace(/\s+/g, " ").trim();
+	const line = oneLine(text);
 	return line.length <= max ? line : `${sliceWhole(line, 0, max)}…`;
 }
 
 /** An excerpt for a prompt: the text's head and tail with " … " between, on one line unless `lines`. */
 export function headTail(text: string, head: number, tail: number, lines = false): string {
-	const flat = lines ? text.trim() : text.replace(/\s+/g, " ").trim();
+	const flat = lines ? text.trim() : oneLine(text);
 	return flat.length <= head + tail + 3 ? flat : headAndTail(flat, head, tail, () => " … ");
 }
 
 /** What a tool call is about, in a word: a bash command, a path, or its arguments as JSON. */
 export function argsText(args: unknown): string {
-	if (typeof args === "object" && args !== null && "command" in args && typeof args.command === "string")
-		return args.command;
-	if (typeof args === "object" && args !== null && "path" in args && typeof args.path === "string") return args.path;
+	if (isRecord(args) && typeof args.command === "string") return args.command;
+	if (isRecord(args) && typeof args.path === "string") return args.path;
 	return JSON.stringify(args) ?? "";
 }
 

@@ -1,7 +1,7 @@
 import type { Event, Message, UserMessage, World } from "../../events/index.js";
 import type { State } from "../../reducers/index.js";
 import { ANSWER_BOUNDS, LABEL_FORMS } from "../answer/index.js";
-import { argsText, cut, fileLines, headTail, ledgerLines, worldLines } from "./prompt-parts.js";
+import { argsText, cut, fileLines, headTail, ledgerLines, oneLine, worldLines } from "./prompt-parts.js";
 
 /**
  * A user message is shown whole up to this many characters, with "…" where a longer one is cut (docs/how-it-works.md,
@@ -52,7 +52,7 @@ export interface Prompt {
 
 /** True when the prompt shows a message cut at `max` characters rather than whole. */
 export function isCut(text: string, max: number): boolean {
-	return text.replace(/\s+/g, " ").trim().length > max;
+	return oneLine(text).length > max;
 }
 
 function shownLines(messages: readonly UserMessage[] | undefined, max: number): string[] {

@@ -1,0 +1,113 @@
+import { describe, expect, it } from "vitest";
+import { argsText, cut, headTail, worldLines } from "../../../../src/pass/prompt/index.js";
+
+describe("cut: a text on one line, cut at its bound", () => {
+	it("given tabs, newlines and runs of spaces, then they are one space each and none at the ends", () => {
+		expect(cut("\n\tnpm run build &&\n\n   npm test  \n", 100)).toBe("npm run build && npm test");
+	});
+
+	it("given a text of exactly the bound after flattening, then it is kept whole", () => {
+		expect(cut(`${"a".repeat(9)}\n`, 9)).toBe("aaaaaaaaa");
+		expect(cut("a".repeat(10), 10)).toBe("aaaaaaaaaa");
+	});
+
+	it("given one character more than the bound, then it is cut to the bound with an ellipsis", () => {
+		expect(cut("abcdefghijk", 10)).toBe("abcdefghij…");
+	});
+
+	it("given an emoji across the bound, then the emoji is dropped whole, never split", () => {
+		expect(cut(`${"a".repeat(9)}😀 and more`, 10)).toBe("aaaaaaaaa…");
+	});
+});
+
+describe("headTail: a long text as its head and tail", () => {
+	it("given exactly head + tail + 3 characters, then the text is kept whole", () => {
+		const text = "0123456789-----abcde";
+		expect(text.length).toBe(20);
+		expect(headTail(text, 10, 7)).toBe(text);
+	});
+
+	it("given one character more, then it is its head, ' … ' and its tail", () => {
+		expect(headTail("0123456789-----abcdef", 10, 7)).toBe("0123456789 … -abcdef");
+	});
+
+	it("given a long multi-line output, then it is flattened before it is cut", () => {
+		expect(headTail("line one\nline two\n\tline three\nline four", 8, 9)).toBe("line one … line four");
+	});
+
+	it("given lines, then newlines inside are kept and only the ends trimmed", () => {
+		expect(headTail("\n  first\nsecond  \n", 20, 20, true)).toBe("first\nsecond");
+	});
+
+	it("given emoji at both cuts, then neither is split", () => {
+		expect(headTail(`ab😀${"x".repeat(20)}😀cd`, 3, 3)).toBe("ab … cd");
+	});
+});
+
+describe("argsText: what a tool call is about", () => {
+	it("given a bash call with a multi-line command, then it is the command", () => {
+		expect(argsText({ command: "cd web &&\n\tnpm test", timeout: 60 })).toBe("cd web &&\n\tnpm test");
+	});
+
+	it("given a read call, then it is the path", () => {
+		expect(argsText({ path: "src/main.ts", offset: 10 })).toBe("src/main.ts");
+	});
+
+	it("given a command that is not a string, then it is the arguments as JSON", () => {
+		expect(argsText({ command: 42 })).toBe('{"command":42}');
+		expect(argsText({ path: ["a.ts"] })).toBe('{"path":["a.ts"]}');
+	});
+
+	it("given arguments that are not an object, then they are JSON", () => {
+		expect(argsText("ls -la")).toBe('"ls -la"');
+		expect(argsText(null)).toBe("null");
+		expect(argsText(["ls"])).toBe('["ls"]');
+	});
+
+	it("given no arguments at all, then it is empty", () => {
+		expect(argsText(undefined)).toBe("");
+	});
+
+	it("given another tool's arguments, then they are JSON", () => {
+		expect(argsText({ pattern: "TODO", glob: "*.ts" })).toBe('{"pattern":"TODO","glob":"*.ts"}');
+	});
+});
+
+describe("worldLines: the World in three lines", () => {
+	it("given a snapshot, then branch and HEAD, the status and the diff stat each on one line", () => {
+		const world = {
+			taken: true as const,
+			branch: "feature/export",
+			head: "3f2a9c1",
+			status: " M src/a.ts\n?? notes.md\n",
+			log: "3f2a9c1 add export",
+			diffStat: " src/a.ts | 4 ++--\n 1 file changed",
+		};
+		expect(worldLines(world)).toEqual([
+			"branch feature/export, HEAD 3f2a9c1",
+			"M src/a.ts ?? notes.md",
+			"src/a.ts | 4 ++-- 1 file changed",
+		]);
+	});
+
+	it("given a long status and diff stat, then they are cut at 400 and 300 characters", () => {
+		const status = " M src/file.ts\n".repeat(40);
+		const diffStat = " src/file.ts | 2 +-\n".repeat(30);
+		const [, shownStatus, shownStat] = worldLines({
+			taken: true,
+			branch: "main",
+			head: "abc1234",
+			status,
+			log: "",
+			diffStat,
+		});
+		expect(shownStatus).toBe(`${"M src/file.ts ".repeat(28)}M src/fi…`);
+		expect(shownStat).toBe(`${"src/file.ts | 2 +- ".repeat(15)}src/file.ts | 2…`);
+	});
+
+	it("given no snapshot, then why", () => {
+		expect(worldLines({ taken: false, reason: "not a git repository" })).toEqual([
+			"(no snapshot: not a git repository)",
+		]);
+	});
+});
