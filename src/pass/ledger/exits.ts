@@ -6,16 +6,17 @@ const ANSWER_ON_ONE: ReadonlySet<string> = new Set(["grep", "rg", "egrep", "fgre
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
-/** The words of a simple command, quotes removed; a word's first character is kept raw so `[` stays `[`. */
-function firstWord(segment: string): string | undefined {
-	const words = segment
-		.replace(/^[\s({]+/, "")
-		.split(/\s+/)
-		.filter((w) => w !== "");
-	const word = words.find((w) => !ASSIGNMENT.test(w));
-	if (word === undefined) return undefined;
-	const unquoted = word.replace(/^(["'])(.*)\1$/, "$2");
-	return unquoted.slice(unquoted.lastIndexOf("/") + 1);
+/**
+ * Whether a simple command's name, past variable assignments, its quotes and a path, is one of `ANSWER_ON_ONE`.
+ * A word's first character is kept raw so `[` stays `[`.
+ */
+function answersOnOne(segment: string): boolean {
+	for (const word of segment.replace(/^[\s({]+/, "").split(/\s+/)) {
+		if (ASSIGNMENT.test(word)) continue;
+		const unquoted = word.replace(/^(["'])(.*)\1$/, "$2");
+		return ANSWER_ON_ONE.has(unquoted.slice(unquoted.lastIndexOf("/") + 1));
+	}
+	return false;
 }
 
 /** Whether `&` at `i` is part of a redirection (`2>&1`, `&>file`, `>&2`) rather than a separator. */
@@ -54,10 +55,8 @@ export function lastSimpleCommand(text: string): string {
 			i++;
 		} else if (ch === ")" && depth > 0) depth--;
 		else if (depth > 0) continue;
-		else if ((ch === "&" || ch === "|") && text[i + 1] === ch) {
-			cut(i, i + 2);
-			i++;
-		} else if (ch === "|" || ch === ";" || ch === "\n" || (ch === "&" && !isRedirection(text, i))) cut(i, i + 1);
+		// `&&` and `||` cut twice, the second time an empty part, which is skipped.
+		else if (ch === "|" || ch === ";" || ch === "\n" || (ch === "&" && !isRedirection(text, i))) cut(i, i + 1);
 	}
 	cut(text.length, text.length);
 	return last;
@@ -66,6 +65,5 @@ export function lastSimpleCommand(text: string): string {
 /** True when a run's exit code is the answer of its last command, not an error: exit 1 of grep, diff, test and kin. */
 export function exitIsAnswer(command: string, exitCode: number | null): boolean {
 	if (exitCode !== 1) return false;
-	const name = firstWord(lastSimpleCommand(command));
-	return name !== undefined && ANSWER_ON_ONE.has(name);
+	return answersOnOne(lastSimpleCommand(command));
 }

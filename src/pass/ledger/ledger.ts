@@ -103,7 +103,7 @@ function nextNumber(ids: readonly (string | null)[]): number {
 	let max = 0;
 	for (const id of ids) {
 		const n = id === null ? 0 : idNumber(id);
-		if (Number.isSafeInteger(n) && n > max) max = n;
+		if (Number.isSafeInteger(n)) max = Math.max(max, n);
 	}
 	return max + 1;
 }

@@ -64,4 +64,43 @@ describe("exits that are answers, not errors", () => {
 		expect(exitIsAnswer("grepx a", 1)).toBe(false);
 		expect(exitIsAnswer("", 1)).toBe(false);
 	});
+
+	it("reads a quoted command name, a subshell opened after a separator and assignments with several spaces", () => {
+		expect(exitIsAnswer('"grep" -n x f', 1)).toBe(true);
+		expect(exitIsAnswer("cd a && (grep -q x f)", 1)).toBe(true);
+		expect(exitIsAnswer("LC_ALL=C  grep x f", 1)).toBe(true);
+		expect(exitIsAnswer("cd a && LC_ALL=C", 1)).toBe(false);
+	});
+});
+
+describe("the last simple command of real shell lines", () => {
+	it("is empty when the line holds only separators and spaces", () => {
+		expect(lastSimpleCommand("")).toBe("");
+		expect(lastSimpleCommand(" ; ")).toBe("");
+	});
+
+	it("skips a trailing part of only spaces", () => {
+		expect(lastSimpleCommand("cd a && grep x f; ")).toBe(" grep x f");
+	});
+
+	it("reads past a closed quote of either kind to the separators after it", () => {
+		expect(lastSimpleCommand("grep 'a|b' f | wc -l")).toBe(" wc -l");
+		expect(lastSimpleCommand('grep "a b" f || true')).toBe(" true");
+	});
+
+	it("does not split at an escaped separator, but a backslash in single quotes escapes nothing", () => {
+		expect(lastSimpleCommand("grep a\\|b f")).toBe("grep a\\|b f");
+		expect(lastSimpleCommand("echo 'a\\' ; grep x f")).toBe(" grep x f");
+	});
+
+	it("splits after a $( ) closes and at a plain $, and a subshell's parentheses open no $( )", () => {
+		expect(lastSimpleCommand("grep $(echo a) f | wc -l")).toBe(" wc -l");
+		expect(lastSimpleCommand("echo $HOME | wc -l")).toBe(" wc -l");
+		expect(lastSimpleCommand("echo x; (cd a; grep -q x f)")).toBe(" grep -q x f)");
+		expect(lastSimpleCommand("(cd a) ; grep $(echo a | tr a b) f")).toBe(" grep $(echo a | tr a b) f");
+	});
+
+	it("does not split at an input redirection's &", () => {
+		expect(lastSimpleCommand("grep x f <&3")).toBe("grep x f <&3");
+	});
 });

@@ -466,3 +466,162 @@ describe("ledgerEvents", () => {
 		expect(ofType(events, "files-touched")).toEqual([{ read: [], modified: ["src/a.ts"] }]);
 	});
 });
+
+describe("runs, errors and fixes as real sessions have them", () => {
+	const edit = (id: string, path: string, failed: boolean): Message[] => [
+		assistant([tool(id, "edit", { path, oldText: "x", newText: "y" })]),
+		result(
+			id,
+			failed ? `Could not find the exact text in ${path}.` : `Successfully replaced text in ${path}.`,
+			failed,
+			{},
+			"edit",
+		),
+	];
+
+	it("heads a failed run with no output and no exit code '(no output)', and a failed tool's empty text too", () => {
+		const events = read([
+			assistant([bash("t1", "sleep 100"), tool("t2", "read", { path: "a.ts" })]),
+			result("t1", "", true, { exitCode: null }),
+			result("t2", "", true, {}, "read"),
+		]);
+		expect(ofType(events, "error-recorded").map((e) => e.head)).toEqual(["(no output)", "(no output)"]);
+	});
+
+	it("records a failed tool's error with no path key at all when its call names no file", () => {
+		const events = read([assistant([tool("t1", "read", { path: "a.ts" })]), result("t1", "ENOENT", true, {}, "read")]);
+		expect(ofType(events, "error-recorded")).toStrictEqual([
+			{ id: "E1", tool: "read", head: "ENOENT", span: 1, command: null },
+		]);
+	});
+
+	it("keeps 200 characters when the 200th is a replacement character or the last high surrogate's neighbour", () => {
+		const text = `${"a".repeat(HEAD_CHARS - 1)}\ufffd tail`;
+		expect(errorHead(text, "")).toBe(text.slice(0, HEAD_CHARS));
+		const low = `${"a".repeat(HEAD_CHARS - 1)}\udc00 tail`;
+		expect(errorHead(low, "")).toBe(low.slice(0, HEAD_CHARS));
+	});
+
+	it("drops a high surrogate at the cut, the lowest and the highest", () => {
+		for (const high of ["\ud800", "\udbff"]) {
+			const text = `${"a".repeat(HEAD_CHARS - 1)}${high}\udc00 tail`;
+			expect(errorHead(text, "")).toBe("a".repeat(HEAD_CHARS - 1));
+		}
+	});
+
+	it("reads a call named otherwise that carries a command argument as no command", () => {
+		const events = read([
+			assistant([tool("t1", "task", { command: "npm test" })]),
+			result("t1", "done", false, {}, "task"),
+		]);
+		expect(ofType(events, "command-recorded")).toEqual([]);
+	});
+
+	it("keeps an empty output for a bash call that has no result", () => {
+		expect(ledgerOf([assistant([bash("t1", "sleep 100")])], 1, initialState).outputs).toEqual([
+			{ id: "C1", output: "" },
+		]);
+	});
+
+	it("reads the first result of a tool-call id that repeats", () => {
+		const events = read([
+			assistant([bash("t1", "npm test")]),
+			result("t1", "FAIL\n\nCommand exited with code 1", true),
+			result("t1", "ok"),
+		]);
+		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1]);
+		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1"]);
+	});
+
+	it("is one command and one error when a tool-call id repeats across messages", () => {
+		const events = read([
+			assistant([bash("t1", "cd pkg && npm test")]),
+			assistant([bash("t1", "cd pkg && npm test")]),
+			result("t1", "FAIL src/a.test.ts\n\nCommand exited with code 1", true),
+		]);
+		expect(ofType(events, "command-recorded").map((c) => c.id)).toEqual(["C1"]);
+		expect(ofType(events, "error-recorded").map((e) => [e.id, e.command])).toEqual([["E1", "C1"]]);
+	});
+
+	it("names the file of the first edit call of a repeated tool-call id", () => {
+		const events = read([
+			assistant([tool("t1", "edit", { path: "a.ts", oldText: "x", newText: "y" })]),
+			assistant([tool("t1", "edit", { path: "b.ts", oldText: "x", newText: "y" })]),
+			result("t1", "Could not find the exact text in a.ts.", true, {}, "edit"),
+		]);
+		expect(ofType(events, "error-recorded").map((e) => e.path)).toEqual(["a.ts"]);
+	});
+
+	it("fixes an error once: a second success of the same command fixes nothing more", () => {
+		const events = read([userRun("npm test", 1), userRun("npm test", 0), userRun("npm test", 0)]);
+		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
+	});
+
+	it("read again with a later success, a span whose success came before its failure fixes the failure with the later one", () => {
+		const first = [
+			assistant([bash("t1", "npm test")]),
+			result("t1", "ok"),
+			assistant([bash("t2", "npm test")]),
+			result("t2", "FAIL\n\nCommand exited with code 1", true),
+		];
+		const prior = applied(initialState, read(first, 1));
+		const later = [...first, assistant([bash("t3", "npm test")]), result("t3", "ok")];
+		expect(ofType(read(later, 1, prior), "error-fixed")).toEqual([{ error: "E1", by: "C3" }]);
+	});
+
+	it("a run never fixes the error it raised, even read again with a result that changed", () => {
+		const prior = applied(
+			initialState,
+			read([assistant([bash("t1", "npm test")]), result("t1", "x\n\nCommand exited with code 1", true)], 1),
+		);
+		expect(read([assistant([bash("t1", "npm test")]), result("t1", "ok")], 1, prior)).toEqual([]);
+	});
+
+	it("continues the C<n> after the commands an error names as raiser or fixer", () => {
+		const prior: State = {
+			...initialState,
+			commands: [{ id: "C1", command: "ls", exitCode: 0, span: 1, toolCallId: "old", by: "tool" }],
+			errors: [
+				{ id: "E1", tool: "bash", head: "x", span: 1, command: "C4", fixedBy: "C9" },
+				{ id: "E2", tool: "bash", head: "y", span: 1, command: "C6", fixedBy: null },
+			],
+		};
+		expect(ofType(read([userRun("make", 0)], 2, prior), "command-recorded").map((c) => c.id)).toEqual(["C10"]);
+	});
+
+	it("records a failure of another tool or head in a span read again, and the same failure in another span", () => {
+		const failed = (id: string, name: string, text: string): Message[] => [
+			assistant([tool(id, name, { path: "gone.ts" })]),
+			result(id, text, true, {}, name),
+		];
+		const prior = applied(initialState, read(failed("t1", "read", "ENOENT"), 2));
+		const again = [
+			...failed("t1", "read", "ENOENT"),
+			...failed("t2", "ls", "ENOENT"),
+			...failed("t3", "read", "EACCES"),
+		];
+		expect(ofType(read(again, 2, prior), "error-recorded").map((e) => [e.id, e.tool, e.head])).toEqual([
+			["E2", "ls", "ENOENT"],
+			["E3", "read", "EACCES"],
+		]);
+		expect(ofType(read(failed("t9", "read", "ENOENT"), 3, prior), "error-recorded").map((e) => e.id)).toEqual(["E2"]);
+	});
+
+	it("read again with the later successful edit, a span's failed edit is fixed by it", () => {
+		const prior = applied(initialState, read(edit("t1", "a.ts", true), 1));
+		const events = read([...edit("t1", "a.ts", true), ...edit("t2", "a.ts", false)], 1, prior);
+		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", byTool: "edit", path: "a.ts" }]);
+	});
+
+	it("read again, a span whose failed edit a later edit fixed adds nothing", () => {
+		const messages = [...edit("t1", "a.ts", true), ...edit("t2", "a.ts", false)];
+		const prior = applied(initialState, read(messages, 1));
+		expect(read(messages, 1, prior)).toEqual([]);
+	});
+
+	it("records the second model failure of a head as new when the prior state knows only one of that span", () => {
+		const prior = applied(initialState, read([assistant([], "error", "overloaded")], 2));
+		const twice = [assistant([], "error", "overloaded"), assistant([], "error", "overloaded")];
+		expect(read(twice, 2, prior)).toEqual([{ type: "model-failed", data: { span: 2, head: "overloaded" } }]);
+	});
+});
