@@ -20,11 +20,15 @@ export interface AddedLift {
 	readonly target: string;
 }
 
-/** The answer after the replies, its final acceptance (no questions left), and what the replies added. */
+/**
+ * The answer after the replies, its final acceptance (no questions left), what the replies added, and how many asked
+ * messages the reply gave a label for (none: nothing of it could be read).
+ */
 export interface Replied {
 	readonly answer: RawAnswer;
 	readonly accepted: Accepted;
 	readonly added: readonly AddedLift[];
+	readonly read: number;
 }
 
 /** The reply's label string for each asked message (the first one given); nothing else of the reply is read. */
@@ -101,5 +105,5 @@ export function applyReplies(
 		if (amended.added.length > 0) labels.push(amended.label);
 	}
 	const answer: RawAnswer = { ...kept, labels };
-	return { answer, accepted: acceptAnswer(ctx, answer, { final: true }), added };
+	return { answer, accepted: acceptAnswer(ctx, answer, { final: true }), added, read: replies.size };
 }

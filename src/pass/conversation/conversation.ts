@@ -282,7 +282,7 @@ function trace(out: Out, heard: Heard, stopReason: string, reply?: Reply): CallT
 		inputTokens: reply?.inputTokens ?? 0,
 		outputTokens: reply?.outputTokens ?? 0,
 		ms: heard.ms,
-		outcome: reply === undefined ? "threw" : "answer",
+		outcome: reply === undefined || reply.stopReason === "error" ? "threw" : "answer",
 		defects: [],
 	};
 }
@@ -292,24 +292,24 @@ function reasonOf(heard: Exclude<Heard, { kind: "reply" }>): string {
 	return heard.kind === "timeout" ? "turn-budget" : `model-threw:${heard.errorClass}`;
 }
 
-/** Single mode: a call that threw or stopped on an error is a reason; a reply is heard as text. */
+/**
+ * Single mode: a call that threw or stopped on an error is a reason; a reply is heard as text. The call is traced as
+ * turns mode traces it: a reply stopped on an error with its stop reason and tokens, as thrown.
+ */
 function hearCall(talk: Talk, out: Out, heard: Heard): Step {
 	const { current } = out;
-	const failed = (reason: string) =>
-		proceed(
-			{ ...talk, calls: [...talk.calls, trace(out, heard, reason)] },
-			hearSection(current, { kind: "failed", reason }),
-			heard.at,
-		);
-	if (heard.kind !== "reply") return failed(reasonOf(heard));
+	if (heard.kind !== "reply") {
+		const reason = reasonOf(heard);
+		const calls = [...talk.calls, trace(out, heard, reason)];
+		return proceed({ ...talk, calls }, hearSection(current, { kind: "failed", reason }), heard.at);
+	}
 	const { reply } = heard;
-	if (reply.stopReason === "error") return failed("model-error");
 	const calls = [...talk.calls, trace(out, heard, reply.stopReason, reply)];
-	return proceed(
-		{ ...talk, calls },
-		hearSection(current, { kind: "text", text: reply.text, stopReason: reply.stopReason }),
-		heard.at,
-	);
+	const section: SectionHeard =
+		reply.stopReason === "error"
+			? { kind: "failed", reason: "model-error" }
+			: { kind: "text", text: reply.text, stopReason: reply.stopReason };
+	return proceed({ ...talk, calls }, hearSection(current, section), heard.at);
 }
 
 function turnTrace(out: Out, at: number, outcome: TurnTrace["outcome"], codes: readonly string[]): TurnTrace {

@@ -192,8 +192,8 @@ export function hearDiff(state: DiffState, heard: SectionHeard): Step {
 		case "questions": {
 			const { kept, asked } = state;
 			if (heard.kind === "failed") return accepted(kept, acceptAnswer(ctx, kept.answer, { final: true }));
-			const settled = applyReplies(ctx, kept.answer, asked, heard.text).accepted;
-			return accepted(kept, settled, { outcome: "unreadable", codes: [] });
+			const replied = applyReplies(ctx, kept.answer, asked, heard.text);
+			return accepted(kept, replied.accepted, { outcome: replied.read > 0 ? "answer" : "unreadable", codes: [] });
 		}
 	}
 }

@@ -99,7 +99,14 @@ describe("applying replies to questions", () => {
 			const replied = applyReplies(ctx, kept, asked, text);
 			expect(replied.answer).toEqual(kept);
 			expect(replied.added).toEqual([]);
+			expect(replied.read, text).toBe(0);
 		}
+	});
+
+	it("counts the asked messages the reply gave a label for, whether or not the label changed anything", () => {
+		expect(applyReplies(ctx, kept, asked, reply([{ msg: "u3", label: "rule" }])).read).toBe(1);
+		expect(applyReplies(ctx, kept, asked, reply([{ msg: " U3 ", label: "rule and lifts u1" }])).read).toBe(1);
+		expect(applyReplies(ctx, kept, asked, reply([{ msg: "u4", label: "lifts R2" }])).read).toBe(0);
 	});
 
 	it("still passes the added lift through the store's check", () => {

@@ -147,7 +147,9 @@ describe("the conversation decider", () => {
 		expect(after.kind === "ask" && after.talk.turns).toEqual([
 			{ section: "narrative", kind: "ask", shows: 0, ms: 300, outcome: "failed", codes: ["model-error"] },
 		]);
-		expect(after.kind === "ask" && after.talk.calls.map((c) => c.stopReason)).toEqual(["error"]);
+		expect(after.kind === "ask" && after.talk.calls.map((c) => [c.stopReason, c.outcome])).toEqual([
+			["error", "threw"],
+		]);
 		expect(sendOf(after).status).toBe("Longhaul: turn 2/5 objective");
 		expect(after.kind === "ask" && after.talk.reason).toBe("model-error");
 	});
@@ -202,7 +204,10 @@ describe("the conversation decider", () => {
 		]);
 		expect(threw.reason).toBe("model-threw:RangeError");
 		const error = ended(reply(narrative, T0 + 3, { stopReason: "error" }));
-		expect(error.calls.map((c) => [c.stopReason, c.outcome])).toEqual([["model-error", "threw"]]);
+		const stoppedInTurns = when(start(plan, T0), reply(narrative, T0 + 3, { stopReason: "error" }));
+		expect(error.calls).toEqual(stoppedInTurns.talk.calls);
+		expect(error.calls.map((c) => [c.stopReason, c.outcome])).toEqual([["error", "threw"]]);
+		expect(error.calls[0]?.inputTokens).toBeGreaterThan(0);
 		expect(error.reason).toBe("model-error");
 		expect(ended({ kind: "timeout", at: T0 + 9, ms: 9 }).reason).toBe("turn-budget");
 		expect(error.turns).toEqual([]);

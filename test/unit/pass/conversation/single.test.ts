@@ -311,7 +311,7 @@ describe("single mode's lift questions", () => {
 		expect(askOf(when(given(3000, replacing), reply(replacingAnswer))).maxTokens).toBe(3000);
 	});
 
-	it("applies the replies: an asked lift is added, and the questions call is traced as read for no answer", () => {
+	it("applies the replies: an asked lift is added, and the questions call is traced as an answer", () => {
 		const done = when(given(32_000, replacing), reply(replacingAnswer), reply(liftReply));
 		expect(done.kind).toBe("done");
 		expect(rulesOf(done)).toEqual([
@@ -321,8 +321,25 @@ describe("single mode's lift questions", () => {
 		]);
 		expect(traceOf(done)).toEqual([
 			{ purpose: "diff", maxTokens: FIRST_BUDGET, outcome: "answer", defects: [] },
-			{ purpose: "questions", maxTokens: FIRST_BUDGET, outcome: "unreadable", defects: [] },
+			{ purpose: "questions", maxTokens: FIRST_BUDGET, outcome: "answer", defects: [] },
 		]);
+	});
+
+	it("traces the questions call as unreadable when its reply labels no asked message, and keeps the answer", () => {
+		const unasked = JSON.stringify({ labels: [{ msg: "u1", label: "rule and lifts u2" }] });
+		for (const text of ["I have no changes to make.", unasked]) {
+			const done = when(given(32_000, replacing), reply(replacingAnswer), reply(text));
+			expect(rulesOf(done)).toEqual([
+				"added u1: always indent with tabs",
+				"added u2: switch to two-space indentation instead of tabs from now on",
+			]);
+			expect(traceOf(done).at(-1)).toEqual({
+				purpose: "questions",
+				maxTokens: FIRST_BUDGET,
+				outcome: "unreadable",
+				defects: [],
+			});
+		}
 	});
 
 	it("settles on the answer as it stood when the questions call throws, and traces the call as thrown", () => {
