@@ -1,18 +1,22 @@
 // Mutation testing of the events and their codecs (src/events), against the tests that exercise it:
 // `npx stryker run mutation/events.config.mjs` (Node >= 22; docs/evaluation.md, Mutation).
+// The project's vitest settings (each test file loads its modules afresh): most of this folder is codecs built
+// when a module loads, and a mutant there only takes effect when the module is loaded again.
 import base from "../stryker.config.mjs";
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
 	...base,
+	vitest: { related: false, configFile: "vitest.config.ts" },
 	mutate: ["src/events/**/*.ts"],
 	testFiles: [
 		"test/unit/events/**/*.test.ts",
-		"test/unit/reducers/fold.test.ts",
+		"test/unit/reducers/**/*.test.ts",
+		"test/unit/adapters/cli/session-file.test.ts",
+		"test/properties/core.test.ts",
 		"test/properties/core-codecs.test.ts",
 		"test/properties/fast-codec.test.ts",
 		"test/hostile/transcript.test.ts",
-		"test/properties/core.test.ts",
 	],
 	concurrency: 1,
 	incrementalFile: "reports/stryker-events.json",

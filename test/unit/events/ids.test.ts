@@ -1,7 +1,19 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { decodeEvent } from "../../../src/events/event.js";
-import { idNumber, Positive, RuleId, UserRef } from "../../../src/events/ids.js";
+import {
+	CommandId,
+	DeadEndId,
+	DecisionId,
+	ErrorId,
+	EvidenceId,
+	idNumber,
+	NoteId,
+	Positive,
+	RuleId,
+	UserRef,
+	ValueSource,
+} from "../../../src/events/ids.js";
 
 // The id codecs decide which stored events the fold keeps; each is checked alone and through a stored event, where
 // a value takes the fast path when it is settled and the codec's own validation when it is not.
@@ -14,6 +26,40 @@ describe("id codecs", () => {
 		for (const id of ["R1", "R9", "R10", "R123456789"]) expect([id, RuleId.is(id)]).toEqual([id, true]);
 		for (const id of ["R0", "R01", "R1234567890", "r1", "D1", " R1", "R1 ", "R", "R1a"])
 			expect([id, RuleId.is(id)]).toEqual([id, false]);
+	});
+
+	it("each id codec takes its own letters and no other, with the same digits rule", () => {
+		const codecs = [
+			[UserRef, ["u"]],
+			[RuleId, ["R"]],
+			[DecisionId, ["D"]],
+			[DeadEndId, ["X"]],
+			[NoteId, ["N"]],
+			[CommandId, ["C"]],
+			[ErrorId, ["E"]],
+			[EvidenceId, ["C", "E"]],
+			[ValueSource, ["u", "C"]],
+		] as const;
+		const letters = ["u", "R", "D", "X", "N", "C", "E", "U", "r"];
+		for (const [codec, own] of codecs) {
+			for (const letter of letters) {
+				const ok = (own as readonly string[]).includes(letter);
+				for (const id of [`${letter}1`, `${letter}9`, `${letter}10`, `${letter}123456789`])
+					expect([codec.name, id, codec.is(id), E.isRight(codec.decode(id))]).toEqual([codec.name, id, ok, ok]);
+			}
+			for (const letter of own)
+				for (const id of [
+					`${letter}0`,
+					`${letter}01`,
+					`${letter}1234567890`,
+					` ${letter}1`,
+					`${letter}1 `,
+					`x${letter}1`,
+					`${letter}1a`,
+					letter,
+				])
+					expect([codec.name, id, codec.is(id), E.isRight(codec.decode(id))]).toEqual([codec.name, id, false, false]);
+		}
 	});
 
 	it("only a string is an id: an array or number that reads as one is refused, by is and by decode", () => {
