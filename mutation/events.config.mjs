@@ -1,7 +1,8 @@
 // Mutation testing of the events and their codecs (src/events), against the tests that exercise it:
 // `npx stryker run mutation/events.config.mjs` (Node >= 22; docs/evaluation.md, Mutation).
-// The project's vitest settings (each test file loads its modules afresh): most of this folder is codecs built
-// when a module loads, and a mutant there only takes effect when the module is loaded again.
+// With the project's vitest settings, as a test run has them. Most of this folder is codecs built when a module
+// loads; the runner keeps loaded modules between mutants all the same, so those mutants never take effect:
+// `node mutation/score.mjs reports/mutation-events.json` counts them apart (docs/evaluation.md, Mutation).
 import base from "../stryker.config.mjs";
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
