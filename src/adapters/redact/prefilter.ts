@@ -1,17 +1,14 @@
-/**
- * What secretlint's recommended preset needs to see on a line to find anything there: a vendor prefix, an AWS secret
- * key's or account id's name, a private key's header, credentials in a URL. A superset on purpose: a line without
- * any of these is never linted, which keeps the lint (the costly step) to a few lines of a long prompt.
- */
-export const LINT_TRIGGER =
-	/gh[pousr]_|github_pat_|sk-|xox|xapp-|hooks\.slack|npm_|x-oauth-basic|_authToken|lin_api_|shp(?:pa|ca|at|ss)_|SG\.|ops_ey|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|PRIVATE KEY|[Ss]ecret|SECRET|[Aa]ccount|ACCOUNT|:\/\/[^\s/@:]{1,300}:[^\s/@]{1,300}@/;
+import { VENDOR_TRIGGER } from "../../pass/secrets/index.js";
 
 /**
- * What Longhaul's own rules (src/pass/accept/verify/secrets.ts) need to see on a line: a vendor prefix, a key word, a URL,
- * a private key's lines. Also a superset.
+ * What secretlint's recommended preset needs to see on a line to find anything there: a vendor prefix (the table in
+ * src/pass/secrets/vendors.ts makes them), an npm auth token's or a package.json's URL token, an AWS secret key's or
+ * account id's name, a private key's header, credentials in a URL. A superset on purpose: a line without any of these
+ * is never linted, which keeps the lint (the costly step) to a few lines of a long prompt. Built once from constants.
  */
-export const RULE_TRIGGER =
-	/gh[pousr]_|github_pat_|sk-|xox|xapp-|hooks\.slack|npm_|lin_api_|shp(?:pa|ca|at|ss)_|SG\.|ops_ey|A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|gl(?:pat|dt|ptt|rt|soat|ft|imt|agent)-|[sr]k_(?:live|test)_|AIza|hf_|do[opr]_v1_|dckr_pat_|pypi-|eyJ|PRIVATE KEY|:\/\/|key|token|secret|passw|passphrase|pwd|auth|credential/i;
+export const LINT_TRIGGER = new RegExp(
+	`${VENDOR_TRIGGER.source}|x-oauth-basic|_authToken|PRIVATE KEY|[Ss]ecret|SECRET|[Aa]ccount|ACCOUNT|:\\/\\/[^\\s/@:]{1,300}:[^\\s/@]{1,300}@`,
+);
 
 const PRIVATE_KEY_BEGIN = /-----BEGIN[ A-Z]{0,20}PRIVATE KEY/;
 const PRIVATE_KEY_END = /-----END[ A-Z]{0,20}PRIVATE KEY/;

@@ -1,12 +1,14 @@
-import { type SecretSpan, secretSpans } from "../../pass/accept/index.js";
-import { type Candidates, candidateLines, LINT_TRIGGER, pieceAt, RULE_TRIGGER } from "./prefilter.js";
+import { placed, readView, type SecretSpan, type View, vendorSpans, viewSpans } from "../../pass/secrets/index.js";
+import { copySpans, MIN_COPY_CHARS } from "./copies.js";
+import { type Candidates, candidateLines, LINT_TRIGGER, pieceAt } from "./prefilter.js";
 
 /** Replaces secrets in text that leaves Longhaul (the summary, the prompt, recall, the views, the log's excerpts). */
 export interface Redactor {
 	/**
 	 * Each text with every secret found in it replaced, where it stands, by a marker naming its kind, and every copy
-	 * of a secret found in any of them too; one lint for the batch. Give each text whole: a secret is found in a
-	 * text, never guessed from a piece a cut left.
+	 * of a secret found in any of them too, where it stands as a whole token; one lint for the batch. Give each text
+	 * whole: a secret is found in a text, never guessed from a piece a cut left. Linear in the batch's characters, and
+	 * it gives the event loop back between texts, so pi's footer and Esc stay live.
 	 */
 	readonly redactAll: (texts: readonly string[]) => Promise<string[]>;
 	/** One text, redacted. */
@@ -20,43 +22,48 @@ export function marker(kind: string): string {
 
 /** Shorter stretches are not replaced: no secret the rules find is this short. */
 const MIN_SECRET_CHARS = 4;
-/** A found secret this long is also replaced wherever else it is copied in the batch (shorter copies could be words). */
-const MIN_COPY_CHARS = 12;
+/** The most candidate characters one lint reads: between lints the event loop runs. */
+const LINT_CHARS = 64 * 1024;
+/** The longest the redactor keeps the thread before it gives the event loop a turn. */
+const HOLD_MS = 16;
 
-function escapeRegExp(text: string): string {
-	return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Gives the event loop a turn once the thread has been held for HOLD_MS since the last one. */
+function pacer(): () => Promise<void> {
+	let since = performance.now();
+	return async () => {
+		if (performance.now() - since < HOLD_MS) return;
+		await new Promise((resolve) => setImmediate(resolve));
+		since = performance.now();
+	};
 }
 
-/** The spans found in the joined candidate lines, placed in the texts they came from (a span ends with its piece). */
-function place(candidates: Candidates, found: readonly SecretSpan[], into: SecretSpan[][]): void {
+/** The spans found in the joined candidate lines, placed in the views they came from (a span ends with its piece). */
+function place(candidates: Candidates, found: readonly SecretSpan[], into: SecretSpan[][], first: number): void {
 	for (const span of found) {
 		const piece = pieceAt(candidates.pieces, span.start);
 		if (piece === undefined) continue;
 		const start = piece.at + span.start - piece.from;
 		const end = piece.at + Math.min(span.end, piece.from + piece.length) - piece.from;
-		if (end - start >= MIN_SECRET_CHARS) into[piece.text]?.push({ start, end, kind: span.kind });
+		if (end - start >= MIN_SECRET_CHARS) into[first + piece.text]?.push({ start, end, kind: span.kind });
 	}
 }
 
-/** Every secret in each text, by its span there: secretlint's first, then Longhaul's own rules. */
-async function spansIn(texts: readonly string[]): Promise<SecretSpan[][]> {
-	const spans: SecretSpan[][] = texts.map(() => []);
-	const lint = candidateLines(texts, LINT_TRIGGER);
-	// secretlint is imported only when a line may hold what it finds: loading it costs more than most lints.
-	if (lint.joined !== "") place(lint, await (await import("./secretlint.js")).lintSecrets(lint.joined), spans);
-	const lines = candidateLines(texts, RULE_TRIGGER);
-	place(lines, secretSpans(lines.joined), spans);
-	return spans;
-}
-
-/** Where copies of the batch's long secrets stand in `text`, with the kind each was found as. */
-function copiesIn(text: string, pattern: RegExp | undefined, kinds: ReadonlyMap<string, string>): SecretSpan[] {
-	if (pattern === undefined) return [];
-	return [...text.matchAll(pattern)].map((m) => ({
-		start: m.index,
-		end: m.index + m[0].length,
-		kind: kinds.get(m[0]) ?? "secret",
-	}));
+/** secretlint's finds in the views' candidate lines, a few texts per lint, into each view's spans. */
+async function lintInto(views: readonly View[], into: SecretSpan[][], pause: () => Promise<void>): Promise<void> {
+	for (let first = 0; first < views.length; ) {
+		let size = 0;
+		let last = first;
+		while (last < views.length && (last === first || size + (views[last]?.text.length ?? 0) <= LINT_CHARS))
+			size += views[last++]?.text.length ?? 0;
+		const lint = candidateLines(
+			views.slice(first, last).map((v) => v.text),
+			LINT_TRIGGER,
+		);
+		// secretlint is imported only when a line may hold what it finds: loading it costs more than most lints.
+		if (lint.joined !== "") place(lint, await (await import("./secretlint.js")).lintSecrets(lint.joined), into, first);
+		first = last;
+		await pause();
+	}
 }
 
 /** The text with its spans replaced: overlapping spans are one, named by the longest that starts first. */
@@ -72,30 +79,48 @@ function replaced(text: string, spans: readonly SecretSpan[]): string {
 	return out + text.slice(at);
 }
 
-/** The texts with every secret found in them, and every long copy of one, replaced. */
-function scrub(texts: readonly string[], spans: readonly SecretSpan[][]): string[] {
-	const kinds = new Map<string, string>();
-	texts.forEach((text, i) => {
-		for (const s of spans[i] ?? []) {
-			const secret = text.slice(s.start, s.end);
-			if (secret.length >= MIN_COPY_CHARS && !kinds.has(secret)) kinds.set(secret, s.kind);
-		}
+/** The batch redacted: secrets found in each text's view, secretlint's finds, then copies of the long ones. */
+async function scrub(texts: readonly string[]): Promise<string[]> {
+	const pause = pacer();
+	const views: View[] = [];
+	const spans: SecretSpan[][] = [];
+	const raw: SecretSpan[][] = [];
+	for (const text of texts) {
+		const view = readView(text);
+		views.push(view);
+		spans.push(viewSpans(view.text).filter((s) => s.end - s.start >= MIN_SECRET_CHARS));
+		raw.push(view.origin === undefined ? [] : vendorSpans(text));
+		await pause();
+	}
+	// secretlint's finds come first, so a stretch both find is named by secretlint's kind.
+	const linted: SecretSpan[][] = views.map(() => []);
+	await lintInto(views, linted, pause);
+	const found = new Map<string, string>();
+	const keep = (secret: string, kind: string) => {
+		if (secret.length >= MIN_COPY_CHARS && !found.has(secret)) found.set(secret, kind);
+	};
+	views.forEach((view, i) => {
+		for (const s of [...(linted[i] ?? []), ...(spans[i] ?? [])]) keep(view.text.slice(s.start, s.end), s.kind);
+		for (const s of raw[i] ?? []) keep(texts[i]?.slice(s.start, s.end) ?? "", s.kind);
 	});
-	const needles = [...kinds.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-	const pattern = needles.length === 0 ? undefined : new RegExp(needles.join("|"), "g");
-	return texts.map((text, i) => {
-		const found = [...(spans[i] ?? []), ...copiesIn(text, pattern, kinds)];
-		return found.length === 0 ? text : replaced(text, found);
-	});
+	const out: string[] = [];
+	for (const [i, text] of texts.entries()) {
+		const view = views[i] ?? readView(text);
+		const inView = [...(linted[i] ?? []), ...(spans[i] ?? []), ...copySpans(view.text, found)];
+		const all = [...placed(view, inView), ...(raw[i] ?? [])];
+		out.push(all.length === 0 ? text : replaced(text, all));
+		await pause();
+	}
+	return out;
 }
 
 /**
- * The redactor: secretlint's recommended preset plus Longhaul's own rules (named assignments, vendor prefixes,
- * private keys, passwords in URLs), each read through terminal escapes. Off only when the user set `redact: false`.
+ * The redactor: Longhaul's own finders (src/pass/secrets: vendor tokens, names and their values, flags, URLs, netrc,
+ * cookies, private keys) and secretlint's recommended preset, each on the text as a reader sees it (escapes decoded,
+ * invisible characters dropped). Off only when the user set `redact: false`.
  */
 export function createRedactor(enabled: boolean): Redactor {
-	const redactAll = async (texts: readonly string[]): Promise<string[]> =>
-		enabled ? scrub(texts, await spansIn(texts)) : [...texts];
+	const redactAll = async (texts: readonly string[]): Promise<string[]> => (enabled ? scrub(texts) : [...texts]);
 	return {
 		redactAll,
 		redact: async (text) => (await redactAll([text]))[0] ?? text,

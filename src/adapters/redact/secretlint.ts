@@ -2,7 +2,7 @@ import { lintSource } from "@secretlint/core";
 import { rules } from "@secretlint/secretlint-rule-preset-recommend";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { type SecretSpan, withoutEscapes } from "../../pass/accept/index.js";
+import type { SecretSpan } from "../../pass/secrets/index.js";
 
 /** secretlint's message ids, as a marker names them; an id not listed here is named by the rule it came from. */
 const KINDS: Readonly<Record<string, string>> = {
@@ -68,29 +68,20 @@ function secretOf(messageId: string, data: unknown): string | undefined {
 }
 
 /**
- * The content as secretlint reads it, character for character: JSON escapes as the blanks they stand for, so
- * `\nghp_…` in a prompt line is a token at a line start, and terminal escapes blanked, so a coloured token is one.
- */
-function unescaped(content: string): string {
-	return withoutEscapes(content).replace(/\\[nrt]/g, "  ");
-}
-
-/**
  * The secrets secretlint's recommended preset finds in `content`, where they stand in it. A message's secret is
  * found by its text at or before the message's range, never by the range alone: some rules report a range that does
  * not cover the secret (the AWS secret key's starts at its name).
  */
 export async function lintSecrets(content: string): Promise<SecretSpan[]> {
 	if (content === "") return [];
-	const linted = unescaped(content);
 	const result = await lintSource({
-		source: { content: linted, filePath: "redact.txt", ext: ".txt", contentType: "text" },
+		source: { content, filePath: "redact.txt", ext: ".txt", contentType: "text" },
 		options: { config: CONFIG, noPhysicFilePath: true },
 	});
 	return result.messages.flatMap((m) => {
 		const found = secretOf(m.messageId, m.data);
 		if (found === undefined) return [];
-		const start = linted.indexOf(found, Math.max(0, m.range[0] - found.length));
+		const start = content.indexOf(found, Math.max(0, m.range[0] - found.length));
 		if (start < 0) return [];
 		return [
 			{ start, end: start + found.length, kind: KINDS[m.messageId] ?? m.ruleId.replace(/^.*secretlint-rule-/, "") },

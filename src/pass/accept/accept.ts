@@ -5,7 +5,7 @@ import type { RawAnswer } from "../answer/index.js";
 import { defect } from "../answer/index.js";
 import { acceptLabels, type Dropped, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
 import { knownEvidence } from "./verify/evidence.js";
-import { secretValueKind } from "./verify/secrets.js";
+import { secretValueKind } from "../secrets/index.js";
 import { valueStands } from "./verify/values.js";
 
 /**

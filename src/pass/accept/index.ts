@@ -7,6 +7,5 @@ export { applyReplies } from "./replies.js";
 export { isReaderSentence, pickRecords } from "./verify/earlier-words.js";
 export { ownWords } from "./verify/own-words.js";
 export { cleanWords, WORDS_OVER } from "./verify/rule-words.js";
-export { type SecretSpan, secretSpans, withoutEscapes } from "./verify/secrets.js";
 export { WITHDRAWAL_PHRASES } from "./verify/withdrawal.js";
 export { looseOccurrences, type Region, trimRegion } from "./verify/words.js";

@@ -1,0 +1,39 @@
+// Every secret in a text, found on the text as a reader sees it (src/pass/secrets/view.ts) and placed back where it
+// stands in the text itself.
+
+import { assignedKind } from "./names.js";
+import type { SecretSpan } from "./span.js";
+import { structureSpans } from "./structures.js";
+import { vendorSpans } from "./vendors.js";
+import { originalRange, readView, type View } from "./view.js";
+
+/** The spans found in a view's text, in the view's places. */
+export function viewSpans(text: string): SecretSpan[] {
+	return [...vendorSpans(text), ...structureSpans(text)];
+}
+
+/** A view's spans placed in the original text. */
+export function placed(view: View, spans: readonly SecretSpan[]): SecretSpan[] {
+	return spans.map((s) => ({ ...originalRange(view, s.start, s.end), kind: s.kind }));
+}
+
+/**
+ * Every stretch of a whole `text` taken for a secret, in no particular order; spans may overlap. Found in its view
+ * (escapes decoded, invisible characters dropped) and, where the view differs, its vendor tokens as it stands too
+ * (an escape's final byte may be a token's first letter). Linear in the text.
+ */
+export function secretSpans(text: string): SecretSpan[] {
+	const view = readView(text);
+	const found = placed(view, viewSpans(view.text));
+	return view.origin === undefined ? found : [...found, ...vendorSpans(text)];
+}
+
+/**
+ * The kind of secret a value's text is, or undefined: its text alone, or read as the assignment its name makes
+ * (`AWS secret access key` = `wJalr…` is a secret though the value alone looks like any random string).
+ */
+export function secretValueKind(name: string, value: string): string | undefined {
+	const alone = secretSpans(value)[0];
+	if (alone !== undefined) return alone.kind;
+	return assignedKind(name.trim().replace(/\s+/g, "_"), value.trim());
+}

@@ -1,0 +1,108 @@
+// Names that hold secrets, matched as names: split into words (`AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`), so
+// `PWD`, `OLDPWD`, `PUBLIC_KEY`, `idempotencyKey` and `credentials: 'same-origin'` are told from a password or a key.
+
+import { classes, HEAD, isCodeName, isPlaceholder, isPlainValue, looksRandom } from "./values.js";
+
+/** How strongly a name says its value is secret. */
+type Strength = "password" | "strong" | "weak";
+
+/** The lower-case words of a name: split at `_ - . /`, spaces and camelCase humps. */
+export function nameWords(name: string): string[] {
+	return name
+		.replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+		.toLowerCase()
+		.split(/[^a-z0-9]+/)
+		.filter((w) => w !== "");
+}
+
+/** Words that make a key's name a name of no secret: a public key, an idempotency or cache key, a database key. */
+const PLAIN_KEY_WORDS = new Set([
+	"public",
+	"publishable",
+	"pub",
+	"idempotency",
+	"cache",
+	"primary",
+	"foreign",
+	"sort",
+	"partition",
+	"row",
+	"lookup",
+	"dedupe",
+	"dedup",
+	"hash",
+	"map",
+	"react",
+	"unique",
+	"composite",
+	"index",
+	"object",
+	"s3",
+	"storage",
+	"keyboard",
+	"hotkey",
+	"shortcut",
+	"sequence",
+	"fingerprint",
+	"id",
+	"path",
+	"file",
+	"dir",
+	"url",
+	"name",
+	"type",
+	"length",
+	"size",
+	"count",
+	"max",
+	"min",
+	"budget",
+	"prefix",
+	"header",
+]);
+
+/** The last word of the name that makes it hold a secret, and how strongly, or undefined. */
+export function nameStrength(name: string): Strength | undefined {
+	const words = nameWords(name);
+	const last = words.at(-1);
+	if (last === undefined) return undefined;
+	if (/(?:password|passwd|passphrase)$/.test(last)) return "password";
+	// `PWD` and `OLDPWD` are the shell's working directories; `DB_PWD`, `MYSQL_PWD`, `--db-pass` a password.
+	if (/^(?:pwd|pw|pass)$/.test(last)) return words.length >= 2 ? "password" : undefined;
+	if (last.endsWith("pwd") && last !== "oldpwd") return "password";
+	if (words.some((w) => PLAIN_KEY_WORDS.has(w))) return undefined;
+	if (/(?:secret|token|apikey|authorization|credentials?|creds)$/.test(last) || last === "auth") return "strong";
+	if (
+		last === "key" &&
+		words.length >= 2 &&
+		/^(?:api|access|private|client|signing|encryption|master|secret|session|ssh|deploy|app|license|auth)$/.test(
+			words.at(-2) ?? "",
+		)
+	)
+		return "strong";
+	if (last === "key") return "weak";
+	return undefined;
+}
+
+/** The marker's kind for a secret under this name. */
+function kindOf(name: string, strength: Strength): string {
+	if (strength === "password") return "password";
+	const words = nameWords(name);
+	if (words.some((w) => /token|auth/.test(w))) return "token";
+	if (words.includes("secret")) return "secret";
+	return words.at(-1) === "key" ? "key" : "credential";
+}
+
+/** The kind of secret a value under `name` is, or undefined: the value judged on its head. */
+export function assignedKind(name: string, value: string): string | undefined {
+	const strength = nameStrength(name);
+	if (strength === undefined) return undefined;
+	const head = value.slice(0, HEAD);
+	if (head.length < 8 || isPlaceholder(head) || /^\d+$/.test(head)) return undefined;
+	if (/^(?:\/|\.\.?\/|~\/)/.test(head) || /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(head)) return undefined;
+	if (strength === "password") return classes(head) >= 2 || looksRandom(head) ? "password" : undefined;
+	if (isCodeName(head)) return undefined;
+	if (strength === "weak") return looksRandom(head) && !isPlainValue(head) ? kindOf(name, strength) : undefined;
+	if (/^[a-z]{1,12}[0-9]{0,2}(?:[-_.][a-z]{1,12}[0-9]{0,2}){0,8}$/i.test(head)) return undefined;
+	return classes(head) >= 2 || looksRandom(head) ? kindOf(name, strength) : undefined;
+}

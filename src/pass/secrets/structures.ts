@@ -1,0 +1,304 @@
+// Secrets found by the structure around them: a name and its value (`NAME=value`, `"name": "value"`, a header),
+// a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
+// anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
+
+import { isIn, NAME, runStart } from "./chars.js";
+import { assignedKind, nameStrength } from "./names.js";
+import type { SecretSpan } from "./span.js";
+import { isPlaceholder, isPlainValue } from "./values.js";
+
+/** A value's character: not a blank, a quote, a bracket, a separator, a backslash or a cut mark. */
+function isValueChar(code: number): boolean {
+	return !(
+		code <= 0x20 ||
+		code === 0x22 ||
+		code === 0x27 ||
+		code === 0x60 ||
+		code === 0x2c ||
+		code === 0x3b ||
+		code === 0x3c ||
+		code === 0x3e ||
+		code === 0x28 ||
+		code === 0x29 ||
+		code === 0x7b ||
+		code === 0x7d ||
+		code === 0x5b ||
+		code === 0x5d ||
+		code === 0x5c ||
+		code === 0x2026 ||
+		code === 0x85 ||
+		code === 0xa0 ||
+		code === 0x2028 ||
+		code === 0x2029
+	);
+}
+
+/**
+ * One text being scanned, with what was read of it remembered: the value run and the line end last found, so
+ * `key=key=key=…` or many finds on one long line read it once.
+ */
+class Scan {
+	private value = { from: 0, end: 0 };
+	private line = { from: 0, end: -1 };
+	constructor(readonly text: string) {}
+	/** Where the value run that starts at `from` ends. */
+	valueEnd(from: number): number {
+		if (from >= this.value.from && from < this.value.end) return this.value.end;
+		let end = from;
+		while (end < this.text.length && isValueChar(this.text.charCodeAt(end))) end++;
+		if (end > from) this.value = { from, end };
+		return end;
+	}
+	/** Where the line holding `at` ends. */
+	lineEnd(at: number): number {
+		if (at >= this.line.from && at <= this.line.end) return this.line.end;
+		const found = this.text.indexOf("\n", at);
+		const end = found < 0 ? this.text.length : found;
+		this.line = { from: at, end };
+		return end;
+	}
+}
+
+/**
+ * A name that may hold a secret and what stands between it and its value: `NAME=`, `NAME: `, `"name": "`,
+ * `Authorization: Bearer `. Found by its last word, so the scan is fast; the whole name is read back in code.
+ */
+const ASSIGNMENT =
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:["'])?[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,24}(?:["'])?(?:(?:Bearer|Basic|token|Token)[ \t]+)?/gi;
+
+/** Secrets assigned to names that hold them: the whole value, whatever its length. */
+function assignments(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	const anchor = new RegExp(ASSIGNMENT.source, "gi");
+	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+		const word = /^[A-Za-z]+/.exec(m[0])?.[0] ?? "";
+		const wordEnd = m.index + word.length;
+		if (isIn(NAME, text, wordEnd)) continue;
+		const name = text.slice(runStart(NAME, text, m.index, 80), wordEnd);
+		const start = m.index + m[0].length;
+		const end = scan.valueEnd(start);
+		if (end === start || text.charAt(end) === "(") continue;
+		const kind = assignedKind(name, text.slice(start, end));
+		if (kind === undefined) continue;
+		into.push({ start, end, kind });
+		anchor.lastIndex = end;
+	}
+}
+
+/** The value after a flag or a command word: quoted to its closing quote on the line, or a run of non-blanks. */
+function flagValue(scan: Scan, from: number): { start: number; end: number } {
+	const text = scan.text;
+	const quote = text.charAt(from);
+	if (quote === "'" || quote === '"') {
+		const end = scan.lineEnd(from);
+		let close = from + 1;
+		while (close < end && text.charAt(close) !== quote) close++;
+		return { start: from + 1, end: close };
+	}
+	let end = from;
+	while (end < text.length && text.charCodeAt(end) > 0x20 && text.charAt(end) !== '"' && text.charAt(end) !== "'")
+		end++;
+	return { start: from, end };
+}
+
+/** A value given on a command line that may be a secret: not a reference, a placeholder, another flag, a path. */
+function isFlagSecret(value: string): boolean {
+	return (
+		value.length >= 4 &&
+		!value.startsWith("-") &&
+		!isPlaceholder(value) &&
+		!/^\d+$/.test(value) &&
+		!/^(?:\/|\.\.?\/|~\/)/.test(value) &&
+		!/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value)
+	);
+}
+
+/** A long flag that takes a secret: `--password X`, `--db-password=X`, `--token X`, `--api-key X`, `--client-secret X`. */
+const SECRET_FLAG =
+	/--(?:[a-z0-9]+-){0,3}(?:password|passwd|passphrase|token|secret|api-?key|apikey|access-key|secret-key|private-key)(?:=|[ \t]+)/gi;
+
+function flagKind(flag: string): string {
+	if (/pass/i.test(flag)) return "password";
+	if (/token/i.test(flag)) return "token";
+	return /secret/i.test(flag) ? "secret" : "key";
+}
+
+/** Secrets given as long flags. */
+function secretFlags(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	for (const m of text.matchAll(SECRET_FLAG)) {
+		if (isIn(NAME, text, m.index - 1)) continue;
+		const value = flagValue(scan, m.index + m[0].length);
+		if (isFlagSecret(text.slice(value.start, value.end))) into.push({ ...value, kind: flagKind(m[0]) });
+	}
+}
+
+/** Commands that take a password in a short flag: `mysql -pX`, `sshpass -p X`, `curl -u user:X`. */
+const SHORT_FLAG_COMMAND =
+	/\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb|mariadb-dump|sshpass|curl)\b/g;
+
+/** Passwords in the short flags of the commands that take them, on the rest of the command's line. */
+function shortFlags(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	const anchor = new RegExp(SHORT_FLAG_COMMAND.source, "g");
+	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+		const command = m[0];
+		const from = m.index + command.length;
+		const end = scan.lineEnd(from);
+		// One read of the rest of the line: `-p` (attached for mysql, either for sshpass), `-u`/`--user` for curl.
+		const line = text.slice(from, end);
+		const flags = command === "curl" ? /[ \t](?:-u[ \t]*|--user[ \t=]+)/g : /[ \t]-p/g;
+		for (let f = flags.exec(line); f !== null; f = flags.exec(line)) {
+			let at = from + f.index + f[0].length;
+			if (command === "sshpass") while (text.charAt(at) === " " || text.charAt(at) === "\t") at++;
+			else if (command !== "curl" && (text.charAt(at) === " " || text.charAt(at) === "\t")) continue;
+			const value = flagValue(scan, at);
+			let start = value.start;
+			if (command === "curl") {
+				const colon = text.slice(value.start, value.end).indexOf(":");
+				if (colon < 0) continue;
+				start = value.start + colon + 1;
+			}
+			if (isFlagSecret(text.slice(start, value.end))) into.push({ start, end: value.end, kind: "password" });
+			flags.lastIndex = Math.max(flags.lastIndex, value.end - from);
+		}
+		anchor.lastIndex = Math.max(anchor.lastIndex, end);
+	}
+}
+
+/** `export NAME VALUE`, `setenv NAME VALUE`, `aws configure set NAME VALUE`: a secret name, a blank, its value. */
+const SET_COMMAND = /\b(?:export|setenv|set)[ \t]+([A-Za-z_/][A-Za-z0-9_./:-]{0,80})[ \t]+/g;
+
+function setCommands(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	for (const m of text.matchAll(SET_COMMAND)) {
+		const name = m[1] ?? "";
+		if (nameStrength(name) === undefined) continue;
+		const value = flagValue(scan, m.index + m[0].length);
+		const kind = assignedKind(name, text.slice(value.start, value.end));
+		if (kind !== undefined) into.push({ ...value, kind });
+	}
+}
+
+/** Characters that end a URL's authority. */
+function endsAuthority(code: number): boolean {
+	return (
+		code <= 0x20 ||
+		code === 0x2f ||
+		code === 0x3f ||
+		code === 0x23 ||
+		code === 0x22 ||
+		code === 0x27 ||
+		code === 0x60 ||
+		code === 0x3c ||
+		code === 0x3e ||
+		code === 0x5c ||
+		code === 0x2026
+	);
+}
+
+/**
+ * Passwords in URLs: `scheme://user:password@host`, `redis://:password@host`, a password holding `@` (the host
+ * follows the last `@`), and a password a cut left at the end of a line. Only the password is taken.
+ */
+function urlPasswords(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	for (let at = text.indexOf("://"); at >= 0; at = text.indexOf("://", at + 3)) {
+		const scheme = runStart(NAME, text, at, 20);
+		if (at - scheme < 2 || !/[A-Za-z]/.test(text.charAt(scheme))) continue;
+		const from = at + 3;
+		let end = from;
+		let lastAt = -1;
+		let colon = -1;
+		while (end < text.length && !endsAuthority(text.charCodeAt(end))) {
+			if (text.charAt(end) === "@") lastAt = end;
+			else if (text.charAt(end) === ":" && colon < 0) colon = end;
+			end++;
+		}
+		const cut = lastAt < 0 && /^[ \t]*(?:\n|$)/.test(text.slice(end, end + 40));
+		const passEnd = lastAt < 0 ? (cut ? end : -1) : lastAt;
+		if (colon < 0 || passEnd <= colon + 1) continue;
+		const pass = text.slice(colon + 1, passEnd);
+		if (pass.length < 4 || /^\d+$/.test(pass) || isPlaceholder(pass)) continue;
+		into.push({ start: colon + 1, end: passEnd, kind: "password in url" });
+	}
+}
+
+/** A netrc `password` token, on a `machine` or `default` entry's line or the lines under it. */
+const NETRC_PASSWORD = /(?:^|[ \t])password[ \t]+/gm;
+
+function netrcPasswords(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	for (const m of text.matchAll(NETRC_PASSWORD)) {
+		const before = text.slice(Math.max(0, m.index - 300), m.index);
+		if (!/(?:^|\s)(?:machine|default)\s/.test(before) || !/(?:^|\s)login\s+\S/.test(before)) continue;
+		const value = flagValue(scan, m.index + m[0].length);
+		if (value.end - value.start >= 4 && !isPlaceholder(text.slice(value.start, value.end)))
+			into.push({ ...value, kind: "password" });
+	}
+}
+
+/** A `Cookie:` or `Set-Cookie:` header, as a request shows it, in curl's `-H`, or as a JSON header. */
+const COOKIE = /(set-)?cookie["']?[ \t]{0,3}:[ \t]{0,24}["']?/gi;
+const COOKIE_NAME = /[A-Za-z0-9!#$%&*+.^_|~-]+=/y;
+
+/** Cookie values (a session id, a token), but for short words (`theme=dark`); Set-Cookie's first pair only. */
+function cookies(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	for (const m of text.matchAll(COOKIE)) {
+		if (isIn(NAME, text, m.index - 1)) continue;
+		const end = scan.lineEnd(m.index);
+		let at = m.index + m[0].length;
+		for (;;) {
+			COOKIE_NAME.lastIndex = at;
+			const name = COOKIE_NAME.exec(text);
+			if (name === null || at >= end) break;
+			const start = at + name[0].length;
+			let stop = start;
+			while (stop < end && !/[;\s"',]/.test(text.charAt(stop))) stop++;
+			const value = text.slice(start, stop);
+			if (value.length >= 8 && !isPlaceholder(value) && !isPlainValue(value))
+				into.push({ start, end: stop, kind: "cookie" });
+			if (m[1] !== undefined || text.charAt(stop) !== ";") break;
+			at = stop + 1;
+			while (text.charAt(at) === " ") at++;
+		}
+	}
+}
+
+/** A private key block, with or without its end line (a cut keeps only the start). */
+const PRIVATE_KEY =
+	/-----BEGIN[ A-Z]{0,20}PRIVATE KEY(?: BLOCK)?-----[A-Za-z0-9+/=\s\\]*(?:-----END[ A-Z]{0,20}PRIVATE KEY(?: BLOCK)?-----)?/g;
+/** A private key's end line, where a cut kept only the end of the block. */
+const PRIVATE_KEY_END = /-----END[ A-Z]{0,20}PRIVATE KEY(?: BLOCK)?-----/g;
+/** The most characters of a key block read back from its end line (secretlint's own bound). */
+const KEY_BLOCK_CHARS = 10_000;
+
+function privateKeys(scan: Scan, into: SecretSpan[]): void {
+	const text = scan.text;
+	for (const m of text.matchAll(PRIVATE_KEY))
+		into.push({ start: m.index, end: m.index + m[0].length, kind: "private key" });
+	for (const m of text.matchAll(PRIVATE_KEY_END)) {
+		let start = m.index;
+		while (start > 0 && m.index - start < KEY_BLOCK_CHARS && /[A-Za-z0-9+/=\s\\]/.test(text.charAt(start - 1))) start--;
+		into.push({ start, end: m.index + m[0].length, kind: "private key" });
+	}
+}
+
+/** Every secret the structure around it shows in `text`, in no particular order; spans may overlap. */
+export function structureSpans(text: string): SecretSpan[] {
+	const spans: SecretSpan[] = [];
+	const scan = new Scan(text);
+	for (const find of [
+		assignments,
+		secretFlags,
+		shortFlags,
+		setCommands,
+		urlPasswords,
+		netrcPasswords,
+		cookies,
+		privateKeys,
+	])
+		find(scan, spans);
+	return spans;
+}

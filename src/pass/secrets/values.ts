@@ -1,0 +1,69 @@
+// What a value next to a secret's name is: a secret, or a reference, a mask, code, a path, a UUID, a hash, a cache
+// key or a word. Judged on the value's head (at most HEAD characters), so a long value costs no more to judge.
+
+/** The most characters of a value judged; the whole value is still what is replaced. */
+export const HEAD = 256;
+
+/** Shannon entropy in bits per character. */
+function entropy(text: string): number {
+	const counts = new Map<string, number>();
+	for (const c of text) counts.set(c, (counts.get(c) ?? 0) + 1);
+	let bits = 0;
+	for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length);
+	return bits;
+}
+
+/** How many of lower case, upper case, digits and other characters the text has. */
+export function classes(text: string): number {
+	return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
+}
+
+/**
+ * A reference to a secret kept elsewhere (`$TOKEN`, `${{ secrets.X }}`, `process.env.X`), a mask, an elided example
+ * (`sk-ant-...`), a placeholder (`<key>`), or our marker.
+ */
+export function isPlaceholder(value: string): boolean {
+	return (
+		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|\.\.\.|…/.test(value) ||
+		/^(.)\1*$/.test(value) ||
+		/^[*xX.•-]+$/.test(value)
+	);
+}
+
+/** Long and random-looking: the mark of a generated key, not a word or a path. */
+export function looksRandom(value: string): boolean {
+	return value.length >= 16 && classes(value) >= 2 && entropy(value) >= (/\d/.test(value) ? 3 : 3.5);
+}
+
+/**
+ * Code that names a secret without holding one: a member path (`config.apiKey`, `this.token`), or a word of letters
+ * alone that does not look random (`getApiKey`, `TokenType`, `string`).
+ */
+export function isCodeName(value: string): boolean {
+	return (
+		/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) || (/^[A-Za-z_$]+$/.test(value) && !looksRandom(value))
+	);
+}
+
+/** Short words joined by dashes, dots or underscores (`same-origin`, `oauth2-pkce-flow`, `include`). */
+function isWords(value: string): boolean {
+	return /^[a-z]{1,12}[0-9]{0,2}(?:[-_.][a-z]{1,12}[0-9]{0,2}){0,8}$/i.test(value);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A value that is no secret by its name alone (it may still be one by its shape): a path, a UUID, a URL without
+ * userinfo, a hash (hex, `sha256:…`, an integrity sum), a cache key (words and a hash), words, a number.
+ */
+export function isPlainValue(value: string): boolean {
+	return (
+		/^(?:\/|\.\.?\/|~\/|[A-Za-z]:\\)/.test(value) ||
+		UUID.test(value) ||
+		/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value) ||
+		/^(?:[0-9a-f]{7,128}|[0-9A-F]{7,128}|(?:sha1|sha256|sha384|sha512|md5)[:-][A-Za-z0-9+/=]+)$/.test(value) ||
+		/^(?:[A-Za-z0-9]{1,24}[-_.]){1,12}[0-9a-f]{7,128}$/i.test(value) ||
+		isWords(value) ||
+		/^[0-9][0-9.:,_]*$/.test(value)
+	);
+}

@@ -1,0 +1,205 @@
+// The text as a reader of it sees it, for finding secrets: terminal escapes dropped, JSON `\u` and backslash escapes
+// and URL percent escapes decoded, zero-width and format characters dropped, with a map from each character back to
+// where it stood, so a secret found in the view is replaced where it stands in the original. One pass, no pattern.
+
+/** A text read for secrets, and where each of its characters came from. */
+export interface View {
+	readonly text: string;
+	/** Where each character's source starts and ends in the original; undefined when the view is the original. */
+	readonly origin: { readonly starts: Int32Array; readonly ends: Int32Array } | undefined;
+}
+
+const ESC = 0x1b;
+const CSI = 0x9b;
+const BACKSLASH = 0x5c;
+const PERCENT = 0x25;
+
+/** A character no reader sees: zero-width and format characters, the soft hyphen, tag characters' high half. */
+function isInvisible(code: number): boolean {
+	return (
+		code === 0x00ad ||
+		code === 0x034f ||
+		code === 0x180e ||
+		(code >= 0x200b && code <= 0x200f) ||
+		(code >= 0x2060 && code <= 0x2064) ||
+		code === 0xfeff
+	);
+}
+
+/** What may need decoding or dropping; a text without any of these is its own view. */
+const NEEDS_VIEW = /[\\%\u001b\u009b\u00ad\u034f\u180e\u200b-\u200f\u2060-\u2064\ufeff\udb40]/;
+
+function hexValue(code: number): number {
+	if (code >= 0x30 && code <= 0x39) return code - 0x30;
+	const lower = code | 0x20;
+	return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
+/** The value of `count` hex digits at `at`, or -1. */
+function hexAt(text: string, at: number, count: number): number {
+	let value = 0;
+	for (let i = 0; i < count; i++) {
+		const digit = hexValue(text.charCodeAt(at + i));
+		if (digit < 0) return -1;
+		value = value * 16 + digit;
+	}
+	return value;
+}
+
+/** Where a terminal escape's body that starts at `at` (after ESC, CSI or an escaped ESC) ends. */
+function escapeEnd(text: string, at: number, csi: boolean): number {
+	let i = at;
+	if (csi || text.charCodeAt(i) === 0x5b) {
+		if (!csi) i++;
+		while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x3f) i++;
+		while (i < text.length && text.charCodeAt(i) >= 0x20 && text.charCodeAt(i) <= 0x2f) i++;
+		const final = text.charCodeAt(i);
+		return final >= 0x40 && final <= 0x7e ? i + 1 : i;
+	}
+	if (text.charCodeAt(i) === 0x5d) {
+		i++;
+		while (i < text.length) {
+			const c = text.charCodeAt(i);
+			if (c === 0x07) return i + 1;
+			if (c === ESC || c === BACKSLASH) return i;
+			i++;
+		}
+		return i;
+	}
+	const c = text.charCodeAt(i);
+	return (c >= 0x40 && c <= 0x5a) || c === 0x5e || c === 0x5f ? i + 1 : i;
+}
+
+/** JSON's one-letter escapes, as what they stand for. */
+const SHORT_ESCAPES: Readonly<Record<string, number>> = { n: 10, r: 13, t: 9, '"': 0x22, "'": 0x27, "/": 0x2f };
+
+/** How many bytes a UTF-8 sequence that starts with `lead` has, or 0 for a byte no sequence starts with. */
+function utf8Length(lead: number): number {
+	if (lead < 0x80) return 1;
+	if (lead >= 0xc2 && lead <= 0xdf) return 2;
+	if (lead >= 0xe0 && lead <= 0xef) return 3;
+	return lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
+}
+
+/** Collects the view's characters and where each came from. */
+class Builder {
+	private readonly codes: Uint16Array;
+	readonly starts: Int32Array;
+	readonly ends: Int32Array;
+	length = 0;
+	constructor(size: number) {
+		this.codes = new Uint16Array(size);
+		this.starts = new Int32Array(size);
+		this.ends = new Int32Array(size);
+	}
+	push(code: number, from: number, to: number): void {
+		if (code > 0xffff) {
+			const c = code - 0x10000;
+			this.push(0xd800 + (c >> 10), from, to);
+			this.push(0xdc00 + (c & 0x3ff), from, to);
+			return;
+		}
+		this.codes[this.length] = code;
+		this.starts[this.length] = from;
+		this.ends[this.length] = to;
+		this.length++;
+	}
+	text(): string {
+		let out = "";
+		for (let at = 0; at < this.length; at += 8192)
+			out += String.fromCharCode(...this.codes.subarray(at, Math.min(this.length, at + 8192)));
+		return out;
+	}
+}
+
+/**
+ * A backslash escape at `at` (after any run of backslashes, so an escape escaped again reads the same): the code it
+ * stands for (-1 for a terminal escape, dropped with its body) and where it ends; undefined when it is no escape.
+ */
+function backslashEscape(text: string, at: number): { code: number; end: number } | undefined {
+	let i = at;
+	while (text.charCodeAt(i) === BACKSLASH) i++;
+	const letter = text.charAt(i);
+	if (letter === "u") {
+		const code = hexAt(text, i + 1, 4);
+		if (code < 0) return undefined;
+		if (code === ESC || code === CSI) return { code: -1, end: escapeEnd(text, i + 5, code === CSI) };
+		return { code, end: i + 5 };
+	}
+	if (letter === "x") {
+		const code = hexAt(text, i + 1, 2);
+		if (code === ESC || code === CSI) return { code: -1, end: escapeEnd(text, i + 3, code === CSI) };
+		return code < 0 ? undefined : { code, end: i + 3 };
+	}
+	if (text.startsWith("033", i)) return { code: -1, end: escapeEnd(text, i + 3, false) };
+	if (letter === "e" && (text.charAt(i + 1) === "[" || text.charAt(i + 1) === "]"))
+		return { code: -1, end: escapeEnd(text, i + 1, false) };
+	const short = SHORT_ESCAPES[letter];
+	return short === undefined ? undefined : { code: short, end: i + 1 };
+}
+
+/** A run of percent escapes at `at` read as UTF-8: the characters and where the run ends; undefined when none. */
+function percentEscapes(text: string, at: number, into: Builder): number | undefined {
+	let i = at;
+	let decoded = false;
+	while (text.charCodeAt(i) === PERCENT) {
+		const lead = hexAt(text, i + 1, 2);
+		const size = lead < 0 ? 0 : utf8Length(lead);
+		if (size === 0) break;
+		let code = size === 1 ? lead : lead & (0xff >> (size + 1));
+		let j = 1;
+		for (; j < size; j++) {
+			const next = text.charCodeAt(i + 3 * j) === PERCENT ? hexAt(text, i + 3 * j + 1, 2) : -1;
+			if (next < 0x80 || next > 0xbf) break;
+			code = (code << 6) | (next & 0x3f);
+		}
+		if (j < size) break;
+		if (!isInvisible(code) && !(code >= 0xe0000 && code <= 0xe007f)) into.push(code, i, i + 3 * size);
+		i += 3 * size;
+		decoded = true;
+	}
+	return decoded ? i : undefined;
+}
+
+/** The view of `text` (see the file's head). Linear in the text. */
+export function readView(text: string): View {
+	if (!NEEDS_VIEW.test(text)) return { text, origin: undefined };
+	const b = new Builder(text.length);
+	let i = 0;
+	while (i < text.length) {
+		const code = text.charCodeAt(i);
+		if (code === ESC || code === CSI) {
+			i = escapeEnd(text, i + 1, code === CSI);
+			continue;
+		}
+		if (code === BACKSLASH) {
+			const decoded = backslashEscape(text, i);
+			if (decoded !== undefined) {
+				if (decoded.code >= 0 && !isInvisible(decoded.code)) b.push(decoded.code, i, decoded.end);
+				i = decoded.end;
+				continue;
+			}
+		}
+		if (code === PERCENT) {
+			const end = percentEscapes(text, i, b);
+			if (end !== undefined) {
+				i = end;
+				continue;
+			}
+		}
+		// A tag character (U+E0000–U+E007F) is a surrogate pair whose high half is U+DB40.
+		if (code === 0xdb40 && (text.charCodeAt(i + 1) & 0xff80) === 0xdc00) {
+			i += 2;
+			continue;
+		}
+		if (!isInvisible(code)) b.push(code, i, i + 1);
+		i++;
+	}
+	return { text: b.text(), origin: { starts: b.starts.subarray(0, b.length), ends: b.ends.subarray(0, b.length) } };
+}
+
+/** Where the view's stretch [start, end) stands in the original. */
+export function originalRange(view: View, start: number, end: number): { start: number; end: number } {
+	if (view.origin === undefined || end <= start) return { start, end };
+	return { start: view.origin.starts[start] ?? 0, end: view.origin.ends[end - 1] ?? 0 };
+}
