@@ -3,9 +3,9 @@ import type { State } from "../../reducers/index.js";
 import { evolve, initialState } from "../../reducers/index.js";
 import type { RawAnswer } from "../answer/index.js";
 import { defect } from "../answer/index.js";
+import { secretValueKind } from "../secrets/index.js";
 import { acceptLabels, type Dropped, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
 import { knownEvidence } from "./verify/evidence.js";
-import { secretValueKind } from "../secrets/index.js";
 import { valueStands } from "./verify/values.js";
 
 /**

@@ -1,5 +1,5 @@
 // Secrets found by code, without a model: on whole texts, linear in them (docs/security.md, Redaction).
 export { placed, secretSpans, secretValueKind, viewSpans } from "./find.js";
 export type { SecretSpan } from "./span.js";
-export { VENDOR_TRIGGER, vendorSpans } from "./vendors.js";
+export { vendorSpans } from "./vendors.js";
 export { originalRange, readView, type View } from "./view.js";

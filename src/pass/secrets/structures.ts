@@ -78,10 +78,10 @@ function assignments(scan: Scan, into: SecretSpan[]): void {
 		const start = m.index + m[0].length;
 		const end = scan.valueEnd(start);
 		if (end === start || text.charAt(end) === "(") continue;
+		// The value is judged once and the scan goes on after it, taken or not: `key=key=key=…` is read once.
+		anchor.lastIndex = Math.max(anchor.lastIndex, end);
 		const kind = assignedKind(name, text.slice(start, end));
-		if (kind === undefined) continue;
-		into.push({ start, end, kind });
-		anchor.lastIndex = end;
+		if (kind !== undefined) into.push({ start, end, kind });
 	}
 }
 

@@ -155,9 +155,6 @@ function escapeRegExp(text: string): string {
 /** Where a token may start: every prefix of the table, longest first. Built once from the table's constants. */
 const PREFIX = new RegExp([...BY_PREFIX.keys()].map(escapeRegExp).join("|"), "g");
 
-/** The first letters of every prefix: a text without any of them holds no vendor token (a fast test). */
-export const VENDOR_TRIGGER = new RegExp([...BY_PREFIX.keys()].map(escapeRegExp).join("|"));
-
 /** Not inside a longer word (a prefix that starts a word; `:AA` of a Telegram token is read back from). */
 function startsWord(text: string, at: number, prefix: string): boolean {
 	return prefix === ":AA" || !isIn(ALNUM, text, at - 1);

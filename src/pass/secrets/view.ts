@@ -27,7 +27,7 @@ function isInvisible(code: number): boolean {
 }
 
 /** What may need decoding or dropping; a text without any of these is its own view. */
-const NEEDS_VIEW = /[\\%\u001b\u009b\u00ad\u034f\u180e\u200b-\u200f\u2060-\u2064\ufeff\udb40]/;
+const NEEDS_VIEW = /[\\%\u001b\u009b\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff\udb40]|\u034f/;
 
 function hexValue(code: number): number {
 	if (code >= 0x30 && code <= 0x39) return code - 0x30;
@@ -177,8 +177,10 @@ export function readView(text: string): View {
 			if (decoded !== undefined) {
 				if (decoded.code >= 0 && !isInvisible(decoded.code)) b.push(decoded.code, i, decoded.end);
 				i = decoded.end;
-				continue;
 			}
+			// No escape after this run of backslashes: the run stands as it is, read once.
+			else for (; text.charCodeAt(i) === BACKSLASH; i++) b.push(BACKSLASH, i, i + 1);
+			continue;
 		}
 		if (code === PERCENT) {
 			const end = percentEscapes(text, i, b);
