@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
+
+const redactor = createRedactor(true);
+const SECRET = "Zq7Yx3Wv9Ut5Rs1Qp8On";
+const TOKEN = "ghp_R8tKq2Lm5Nx7Vb3Zc9Wd4Fh6Jp1Sy0Ga2Ue";
+
+/** What the redactor left of a line: the secret must be gone and a marker in its place. */
+async function redacted(line: string): Promise<string> {
+	return redactor.redact(line);
+}
+
+describe("secrets in the forms people write them (issue 27)", () => {
+	it.each([
+		[
+			"a value longer than 512 characters after a secret name",
+			`DEPLOY_SSH_KEY=${"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0NTY3".repeat(60)}`,
+		],
+		["a URL password with no user", `redis://:${SECRET}@cache:6379`],
+		["a URL password holding @", `postgres://app:p@${SECRET}@db:5432/app`],
+		["--password X", `pg_dump --password ${SECRET} app`],
+		["--password=X", `tool --password=${SECRET}`],
+		["--token X", `gh auth --token ${SECRET}`],
+		["--api-key X", `client --api-key ${SECRET}`],
+		["mysql -pX", `mysql -u root -p${SECRET} app`],
+		["sshpass -p X", `sshpass -p ${SECRET} ssh host`],
+		["curl -u admin:X", `curl -u admin:${SECRET} https://api.example.com`],
+		["aws configure set", `aws configure set aws_secret_access_key ${SECRET}`],
+		["export NAME X", `export AWS_SECRET_ACCESS_KEY ${SECRET}`],
+		[".netrc", `machine api.example.com login deploy password ${SECRET}`],
+		["Cookie:", `Cookie: theme=dark; session=${SECRET}`],
+		["Set-Cookie:", `Set-Cookie: sid=${SECRET}; Path=/; HttpOnly`],
+		["MYSQL_PWD", `MYSQL_PWD=${SECRET}`],
+		["a password in JSON escaped into a prompt", `{\\"password\\": \\"${SECRET}\\"}`],
+	])("%s", async (_, line) => {
+		const out = await redacted(line);
+		expect(out).toContain("[redacted:");
+		expect(out).not.toContain(SECRET.slice(0, 12));
+		expect(out).not.toContain("QUJDREVGR0hJ");
+	});
+
+	it.each([
+		[
+			"a Discord webhook",
+			"https://discord.com/api/webhooks/123456789012345678/Ab3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6kL9mN2pQ5sT8vW1yZ4bC7eF0hJ3k",
+		],
+		["a Telegram bot token", "123456789:AAHk3Qm9XwPq7Rt2LsAb4Cd6Ef8Gh0Ij2Kl"],
+		["a Google access token", "ya29.a0AfH6SMBk3Qm9XwPq7Rt2LsAb4Cd6Ef8Gh0Ij2Kl"],
+		["a zero-width space inside the prefix", `gh\u200bp_${TOKEN.slice(4)}`],
+		["a zero-width space after the prefix", `ghp_\u200b${TOKEN.slice(4)}`],
+		["JSON \\u escapes", `\\u0067\\u0068\\u0070_${TOKEN.slice(4)}`],
+		["percent escapes", `${TOKEN.slice(0, 3)}%5F${TOKEN.slice(4)}`],
+	])("%s", async (_, line) => {
+		const out = await redacted(`see ${line} here`);
+		expect(out).toMatch(/^see \[redacted: [a-z ]+\] here$/);
+	});
+});
+
+describe("nothing else erased (issue 27)", () => {
+	it.each([
+		"PWD=/home/dev/project",
+		"OLDPWD=/home/dev",
+		"HOME=/home/dev",
+		"credentials: 'same-origin',",
+		"auth: oauth2-pkce-flow",
+		'"auth": "/api/v1/login/callback"',
+		"idempotencyKey: 3f2b8c1e-9d4a-4f6b-8e2c-1a7d5b9c0e3f",
+		"Cache restored from key: node-cache-Linux-x64-npm-5e3c0a7b9d1f2e4c6a8b0d2f4e6a8c0b2d4f6e8a0c2e4f6a8b0c2d4e6f8a0b2c",
+		"PUBLIC_KEY=MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEk3Qm9XwPq7Rt2LsAb4Cd6Ef8Gh0Ij",
+		"ssh_public_key: AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+		"docker login --password-stdin",
+		"Usage: --api-key <key>  API key",
+	])("%s", async (line) => {
+		expect(await redacted(line)).toBe(line);
+	});
+
+	it("replaces a found secret's copy only where it stands as a whole token", async () => {
+		const [a, b] = await redactor.redactAll([`DB_PASSWORD=${SECRET}`, `x${SECRET}y and ${SECRET}.`]);
+		expect(a).toBe("DB_PASSWORD=[redacted: password]");
+		expect(b).toBe(`x${SECRET}y and [redacted: password].`);
+	});
+
+	it("keeps a path under the working directory whole when env printed PWD", async () => {
+		const [env, summary] = await redactor.redactAll([
+			"PWD=/home/dev/project\nSHELL=/bin/bash",
+			"Modified: /home/dev/project/src/config.ts",
+		]);
+		expect(env).toBe("PWD=/home/dev/project\nSHELL=/bin/bash");
+		expect(summary).toBe("Modified: /home/dev/project/src/config.ts");
+	});
+});
+
+describe("cost linear in the text (issue 27)", () => {
+	it.each([
+		["ghp_", "github token"],
+		["xoxb-", "slack token"],
+	])("a 24 KB run of %s is one stretch, redacted once", async (prefix, kind) => {
+		const out = await redacted(prefix.repeat(Math.ceil(24_000 / prefix.length)));
+		expect(out).toBe(`[redacted: ${kind}]`);
+	});
+
+	it("gives the event loop a turn while it works through a large batch", async () => {
+		let turns = 0;
+		const ticker = setInterval(() => turns++, 0);
+		const texts = Array.from({ length: 200 }, (_, i) => `line ${i} `.repeat(4000));
+		await redactor.redactAll(texts);
+		clearInterval(ticker);
+		expect(turns).toBeGreaterThan(0);
+	});
+});
