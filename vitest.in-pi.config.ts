@@ -13,6 +13,8 @@ export default defineConfig({
 			"test/e2e/harness.test.ts",
 			"test/e2e/recall.test.ts",
 			"test/e2e/redaction.test.ts",
+			"test/e2e/redaction-attacks.test.ts",
+			"test/e2e/redaction-rule-secret.test.ts",
 			"test/e2e/takeover-cut.test.ts",
 			"test/hostile/concurrency.test.ts",
 			"test/hostile/injection.test.ts",
