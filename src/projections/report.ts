@@ -103,6 +103,7 @@ const eventFields: Record<string, Record<string, Field>> = {
 		world: group({ taken: shown(flag), ms: count, reason: code }),
 		carried: numberMap,
 		durationMs: count,
+		taggedRules: count,
 	},
 	compacted: {
 		fromExtension: shown(flag),

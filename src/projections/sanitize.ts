@@ -1,18 +1,67 @@
 /**
- * Characters that must never reach a terminal: C0 controls but `\n` and `\t` (a lone `\r` too), DEL, the C1 range
- * (0x9B is CSI, 0x9D is OSC), and the bidi controls. They are shown escaped rather than stripped, so nothing is
- * hidden and no pattern can be slipped past (SECURITY-NOTES, "Printing untrusted text to a terminal").
+ * Characters that must never reach a terminal or a reader raw: C0 controls but `\n` and `\t` (a lone `\r` too), DEL,
+ * the C1 range (0x9B is CSI, 0x9D is OSC) and the bidi controls (SECURITY-NOTES, "Printing untrusted text to a
+ * terminal"), and the characters that hide text from a person while a model still reads it: the zero-width ones
+ * (U+200B-U+200D, U+2060, U+FEFF), the line and paragraph separators (U+2028, U+2029), the Hangul fillers (U+3164,
+ * U+FFA0), the interlinear annotation marks (U+FFF9-U+FFFB) and the Unicode tag characters (U+E0000-U+E007F, an
+ * ASCII text no font draws). They are shown escaped rather than stripped, so nothing is hidden and no pattern can be
+ * slipped past. One class of single code points: no pattern here can backtrack.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE =
+	/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
 
+const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+
+const ZWJ = "\u200d";
+const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
+/** What may stand between an emoji and the ZWJ after it: a variation selector (U+FE0F) or a skin tone modifier. */
+const EMOJI_EXTEND = /^[\ufe0f\p{Emoji_Modifier}]$/u;
+
+/** The code point that ends at `end` (a surrogate pair read whole), and where it starts. */
+function before(text: string, end: number): { readonly char: string; readonly start: number } {
+	const low = text.charCodeAt(end - 1);
+	const pair = end >= 2 && isLow(low) && isHigh(text.charCodeAt(end - 2));
+	const start = pair ? end - 2 : end - 1;
+	return { char: text.slice(start, end), start };
+}
+
+/**
+ * True when the ZWJ at `at` joins two emoji (an Extended_Pictographic code point on each side, the one before it
+ * perhaps followed by a variation selector and a skin tone): an emoji ZWJ sequence (family, profession, flag) needs
+ * it, and between two pictographs it hides no text. Every other ZWJ is escaped, since inside a word it makes two
+ * strings that look the same. At most three code points are read, whatever the text.
+ */
+function joinsEmoji(text: string, at: number): boolean {
+	const next = text.codePointAt(at + 1);
+	if (next === undefined || !PICTOGRAPHIC.test(String.fromCodePoint(next))) return false;
+	let end = at;
+	for (let skipped = 0; end > 0 && skipped <= 2; skipped++) {
+		const prev = before(text, end);
+		if (PICTOGRAPHIC.test(prev.char)) return true;
+		if (!EMOJI_EXTEND.test(prev.char)) return false;
+		end = prev.start;
+	}
+	return false;
+}
+
+/** `\x1b`, `\u200b`, `\u{e0041}`: the code point's number, in the shortest of the three forms that holds it. */
 function visible(ch: string): string {
-	const code = ch.charCodeAt(0);
-	return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+	const code = ch.codePointAt(0) ?? 0;
+	if (code <= 0xff) return `\\x${code.toString(16).padStart(2, "0")}`;
+	return code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
+}
+
+/** `text` with each unsafe character (a ZWJ that joins two emoji left as it is) replaced by `shown(ch)`. */
+function escapeUnsafe(text: string, shown: (ch: string) => string): string {
+	return text.replace(UNSAFE, (ch: string, at: number, whole: string) =>
+		ch === ZWJ && joinsEmoji(whole, at) ? ch : shown(ch),
+	);
 }
 
 /** Untrusted text made safe to print: every unsafe character shown as a visible escape. */
 export function sanitize(text: string): string {
-	return text.replace(UNSAFE, visible);
+	return escapeUnsafe(text, visible);
 }
 
 /**
@@ -23,37 +72,43 @@ export function sanitizeText(text: string): string {
 	return sanitize(text.replace(/\r\n/g, "\n"));
 }
 
-/** `JSON.stringify` leaves C1 and bidi controls raw; this escapes them as JSON `\u` escapes, still valid JSON. */
+/** A character as JSON `\u` escapes: two, a surrogate pair, for a tag character. */
+function jsonEscape(ch: string): string {
+	let out = "";
+	for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+	return out;
+}
+
+/**
+ * `JSON.stringify` leaves C1, bidi and invisible characters raw; this escapes them as JSON `\u` escapes, still valid
+ * JSON that reads back to the very characters (a rule's words keep theirs).
+ */
 export function safeJson(value: unknown, indent?: number): string {
-	return JSON.stringify(value, null, indent).replace(
-		UNSAFE,
-		(ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
-	);
+	return escapeUnsafe(JSON.stringify(value, null, indent), jsonEscape);
 }
 
 /** True when the text holds no character `sanitize` would escape. Exported for tests. */
 export function isTerminalSafe(text: string): boolean {
-	UNSAFE.lastIndex = 0;
-	const found = UNSAFE.test(text);
-	UNSAFE.lastIndex = 0;
-	return !found;
+	return sanitize(text) === text;
 }
 
-const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
-const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 /** True when `at` falls between the two halves of a surrogate pair. */
 const splitsPair = (text: string, at: number): boolean =>
 	at > 0 && at < text.length && isHigh(text.charCodeAt(at - 1)) && isLow(text.charCodeAt(at));
 
 /**
- * `text.slice(start, end)` with each end moved inward off the middle of a surrogate pair, so the piece is whole
- * code points of the text and never longer than `end - start`. Every cut of text in Longhaul goes through it.
+ * `text.slice(start, end)` with each end moved inward off the middle of a surrogate pair, and past a ZWJ left at
+ * either edge, so the piece is whole code points of the text, never starts or ends in a joiner that joins nothing
+ * (`sanitize` keeps a ZWJ raw only between two emoji, and a cut must not leave one dangling), and is never longer
+ * than `end - start`. Every cut of text in Longhaul goes through it.
  */
 export function sliceWhole(text: string, start: number, end = text.length): string {
 	const from = Math.max(0, Math.min(start, text.length));
 	const to = Math.max(from, Math.min(end, text.length));
-	const first = splitsPair(text, from) ? from + 1 : from;
-	const last = splitsPair(text, to) ? to - 1 : to;
+	const whole = splitsPair(text, from) ? from + 1 : from;
+	const first = text.charAt(whole) === ZWJ ? whole + 1 : whole;
+	const wholeEnd = splitsPair(text, to) ? to - 1 : to;
+	const last = wholeEnd > 0 && text.charAt(wholeEnd - 1) === ZWJ ? wholeEnd - 1 : wholeEnd;
 	return last <= first ? "" : text.slice(first, last);
 }
 

@@ -54,10 +54,11 @@ function section(title: string, lines: readonly string[]): string | undefined {
  * its own: tool output or a model must not be able to draw a "Rules in force" section into the summary pi stores.
  */
 function oneLine(text: string): string {
-	// A lone carriage return is kept, for the sanitizer to show: it is what hides the start of a line.
+	// A lone carriage return is kept, for the sanitizer to show: it is what hides the start of a line. So are the
+	// invisible characters JavaScript counts as white space (U+2028, U+2029, U+FEFF): each shows as its escape.
 	return text
 		.replace(/\r\n/g, "\n")
-		.replace(/[^\S\r]+/g, " ")
+		.replace(/[^\S\r\u2028\u2029\ufeff]+/g, " ")
 		.replace(/^ | $/g, "");
 }
 

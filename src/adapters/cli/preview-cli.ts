@@ -3,7 +3,7 @@ import * as t from "io-ts";
 import type { Entry, ReadAnomaly, Transcript, World } from "../../events/index.js";
 import { branchOf } from "../../events/index.js";
 import { PI_KEEP_RECENT_TOKENS, piCut } from "../../pass/span/index.js";
-import { sanitize } from "../../projections/index.js";
+import { sanitize, taggedRulesNotice } from "../../projections/index.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
 import { type PassOutcome, runPass } from "../pass/run-pass.js";
@@ -148,9 +148,11 @@ export async function runPreviewCli(argv: readonly string[], caps: PreviewCapabi
 			stderr: read,
 			code: 0,
 		};
+	const hidden = taggedRulesNotice(preview.outcome.taggedRules);
+	const notices = [...preview.problems, ...(hidden === undefined ? [] : [hidden])];
 	return {
 		stdout: `${sanitize(preview.summary)}\n`,
-		stderr: `${read}${preview.problems.length === 0 ? "" : `${sanitize(preview.problems.join("\n"))}\n`}`,
+		stderr: `${read}${notices.length === 0 ? "" : `${sanitize(notices.join("\n"))}\n`}`,
 		code: 0,
 	};
 }

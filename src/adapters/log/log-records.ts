@@ -92,6 +92,9 @@ const CarriedCodec = t.strict({
 	workLog: Count,
 });
 
+/** Rules the pass recorded whose words hold Unicode tag characters (hidden text), counted; present when there is one. */
+const TaggedRulesProps = t.partial({ taggedRules: Count });
+
 /** Pieces of the user's messages, present only when `PI_COMPACT_STATE_DEBUG_EXCERPTS=1`. */
 const ExcerptsProps = t.partial({
 	excerpts: t.strict({ rejectedQuotes: t.array(t.string), prunedPaths: t.array(t.string) }),
@@ -118,6 +121,7 @@ const codecs = {
 			carried: CarriedCodec,
 			durationMs: Millis,
 		}),
+		TaggedRulesProps,
 		ExcerptsProps,
 	]),
 	/** pi wrote the compaction entry; `fromExtension` says whether the summary was Longhaul's. */

@@ -14,8 +14,8 @@ import {
 	sliceSpan,
 } from "../../pass/span/index.js";
 import { type Offer, offerOf, standingRules, type Takeover, takeoverOf } from "../../pass/takeover/index.js";
-import type { CapFit } from "../../projections/index.js";
-import { renderSummary } from "../../projections/index.js";
+import type { CapFit, TaggedRule } from "../../projections/index.js";
+import { renderSummary, taggedRules } from "../../projections/index.js";
 import type { State } from "../../reducers/index.js";
 import { type Folded, foldEntries } from "../../reducers/index.js";
 import { redactedSpan } from "../redact/span.js";
@@ -92,6 +92,8 @@ export interface PassOutcome {
 	readonly timings: Readonly<Record<string, number>>;
 	/** Rule words the model gave that were refused; logged only with `PI_COMPACT_STATE_DEBUG_EXCERPTS=1`. */
 	readonly rejectedQuotes: readonly string[];
+	/** The rules this pass recorded whose words hold Unicode tag characters: the user is told of each. */
+	readonly taggedRules: readonly TaggedRule[];
 }
 
 /** What a pass gathers before it decides: the span, what it offers, its ledger and the World. */
@@ -353,5 +355,6 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		promptChars: whole.system.length + whole.user.length,
 		timings,
 		rejectedQuotes: trace.rejectedQuotes,
+		taggedRules: taggedRules(state, close.closed.state),
 	};
 }

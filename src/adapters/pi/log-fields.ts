@@ -73,6 +73,8 @@ export function compactionRecord(
 		world,
 		carried: carried(outcome.before),
 		durationMs: Math.max(0, extra.durationMs),
+		// The count only, and only when there is one, so a pass without hidden text logs the record it always logged.
+		...(outcome.taggedRules.length === 0 ? {} : { taggedRules: outcome.taggedRules.length }),
 		...(extra.excerpts ? { excerpts: { rejectedQuotes: [...outcome.rejectedQuotes], prunedPaths: [] } } : {}),
 	};
 }

@@ -1,7 +1,7 @@
 import type { ExtensionAPI, ExtensionContext, SessionBeforeCompactEvent } from "@mariozechner/pi-coding-agent";
 import type { World } from "../../events/index.js";
 import { LINE_ENTRY_TYPE, SPAN_ENTRY_TYPE } from "../../events/index.js";
-import { stateView } from "../../projections/index.js";
+import { stateView, taggedRulesNotice } from "../../projections/index.js";
 import { foldEntries } from "../../reducers/index.js";
 import { loadConfig, type Route, redactNotice } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
@@ -200,6 +200,8 @@ async function compactWithLonghaul(w: Wiring, event: SessionBeforeCompactEvent, 
 		if (outcome.kind !== "whole") ctx.ui.notify(closeNotice(outcome, summarizer), "warning");
 		const overCap = capNotice(outcome.capFit);
 		if (overCap !== undefined) ctx.ui.notify(overCap, "warning");
+		const hidden = taggedRulesNotice(outcome.taggedRules);
+		if (hidden !== undefined) ctx.ui.notify(hidden, "warning");
 		const { firstKeptEntryId, tokensBefore } = event.preparation;
 		return { compaction: { summary: outcome.summary, firstKeptEntryId, tokensBefore, details: outcome.details } };
 	} catch (error) {
