@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quotableRegions } from "../../../../../src/pass/accept/verify/goal-messages.js";
+import { quotableRegions } from "../../../src/events/user-text.js";
 
 const quoted = (text: string) => quotableRegions(text).map((r) => text.slice(r.start, r.end));
 
