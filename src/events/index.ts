@@ -54,4 +54,13 @@ export {
 	type Transcript,
 	textLines,
 } from "./transcript.js";
+export {
+	type Material,
+	type MaterialKind,
+	quotableRegions,
+	type Region,
+	trimRegion,
+	type UserText,
+	userText,
+} from "./user-text.js";
 export { type World, WorldCodec } from "./world.js";

@@ -8,4 +8,4 @@ export {
 	type PromptInput,
 	SHOWN_MESSAGE_CHARS,
 } from "./prompt.js";
-export { argsText, cut, fileLines, headTail, ledgerLines, worldLines } from "./prompt-parts.js";
+export { argsText, cut, fileLines, headTail, ledgerLines, messageLine, worldLines } from "./prompt-parts.js";

@@ -1,5 +1,5 @@
-import type { World } from "../../events/index.js";
-import { type Event, fixerOf, isRecord } from "../../events/index.js";
+import type { UserMessage, World } from "../../events/index.js";
+import { type Event, fixerOf, isRecord, userText } from "../../events/index.js";
 import { headAndTail, sliceWhole } from "../../projections/index.js";
 import type { State } from "../../reducers/index.js";
 
@@ -58,4 +58,44 @@ export function fileLines(ledger: readonly Event[]): string[] {
 export function worldLines(world: World): string[] {
 	if (!world.taken) return [`(no snapshot: ${world.reason})`];
 	return [`branch ${world.branch}, HEAD ${world.head}`, cut(world.status, 400), cut(world.diffStat, 300)];
+}
+
+/** Material in a user message is shown cut like a tool's output: this many characters of its head and tail. */
+const MATERIAL_HEAD = 80;
+const MATERIAL_TAIL = 50;
+
+/**
+ * A user message's text as the prompt shows it: the user's own text, each region pi put into it (`userText`) replaced
+ * by `[material <n>: <kind> <name>]`. A message without material is its text unchanged.
+ */
+export function shownText(text: string): string {
+	const { material } = userText(text);
+	let out = "";
+	let from = 0;
+	material.forEach((m, i) => {
+		const name = m.name === "" ? "" : ` ${m.name}`;
+		out += `${text.slice(from, m.start)}[material ${i + 1}: ${m.kind}${name}]`;
+		from = m.end;
+	});
+	return out + text.slice(from);
+}
+
+/**
+ * One user message as a prompt line's object (docs/how-it-works.md, One pass): `{ msg, text }`, the text cut to `max`
+ * (whole without one), and where pi put text the user never typed into it (a skill's file, files named on pi's command
+ * line, its notes on an image), that text apart under `material`, cut to head and tail as tool output is, so the model
+ * reads it as material and never as the user's words.
+ */
+export function messageLine(u: UserMessage, max?: number): Record<string, unknown> {
+	const { material } = userText(u.text);
+	const shown = shownText(u.text);
+	const text = max === undefined ? shown : cut(shown, max);
+	if (material.length === 0) return { msg: u.ref, text };
+	const quoted = material.map((m, i) => ({
+		material: i + 1,
+		kind: m.kind,
+		...(m.name === "" ? {} : { name: m.name }),
+		text: headTail(u.text.slice(m.start, m.end), MATERIAL_HEAD, MATERIAL_TAIL),
+	}));
+	return { msg: u.ref, text, material: quoted };
 }

@@ -1,6 +1,6 @@
 import type { UserMessage } from "../../../events/index.js";
+import { quotableRegions } from "../../../events/index.js";
 import { readsAsStandingRule, ruleSentences } from "../../takeover/index.js";
-import { quotableRegions } from "./goal-messages.js";
 import { cleanWords, type RecordedWords, WORDS_OVER } from "./rule-words.js";
 import { occurrences, onWordBoundaries, type Region } from "./words.js";
 

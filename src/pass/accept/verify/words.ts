@@ -1,8 +1,6 @@
-/** A stretch of a text, `start` inclusive, `end` exclusive, in UTF-16 offsets. */
-export interface Region {
-	readonly start: number;
-	readonly end: number;
-}
+import type { Region } from "../../../events/index.js";
+
+export { type Region, trimRegion } from "../../../events/index.js";
 
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}_]$/u;
 
@@ -42,14 +40,6 @@ export function occurrences(text: string, needle: string, within: Region): Regio
 		at = text.indexOf(needle, at + 1);
 	}
 	return found;
-}
-
-/** The region with the whitespace at both ends left out. */
-export function trimRegion(text: string, region: Region): Region {
-	let { start, end } = region;
-	while (start < end && /\s/.test(text[start] ?? "")) start++;
-	while (end > start && /\s/.test(text[end - 1] ?? "")) end--;
-	return { start, end };
 }
 
 /** Quote marks a model may write in place of the user's: straight, curly, low and guillemets. */

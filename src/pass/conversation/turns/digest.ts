@@ -4,6 +4,7 @@ import {
 	fileLines,
 	headTail,
 	ledgerLines,
+	messageLine,
 	type PromptInput,
 	SHOWN_MESSAGE_CHARS,
 	worldLines,
@@ -22,7 +23,7 @@ export type DigestInput = Omit<PromptInput, "toLabel" | "chunk"> & {
 const FOREIGN_HEAD = 3000;
 const FOREIGN_TAIL = 1500;
 
-const messageLine = (u: UserMessage, text: string) => JSON.stringify({ msg: u.ref, text });
+const line = (u: UserMessage, max?: number) => JSON.stringify(messageLine(u, max));
 
 /**
  * The Digest (docs/turns-mode.md, The conversation): the state so far, the span's user messages whole, the ledger, the
@@ -42,15 +43,15 @@ export function digest(input: DigestInput): string {
 		),
 		...section(
 			"Earlier user messages code recorded as rules (no label needed)",
-			(input.standing ?? []).map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
+			(input.standing ?? []).map((u) => line(u, SHOWN_MESSAGE_CHARS)),
 		),
 		...section(
 			"Earlier user messages to label (each cut to its start)",
-			(input.earlier ?? []).map((u) => messageLine(u, cut(u.text, SHOWN_MESSAGE_CHARS))),
+			(input.earlier ?? []).map((u) => line(u, SHOWN_MESSAGE_CHARS)),
 		),
 		...section(
 			"User messages to label (whole)",
-			input.whole.map((u) => messageLine(u, u.text)),
+			input.whole.map((u) => line(u)),
 		),
 		...section("Ledger (ids you may cite)", ledgerLines(input.ledger, input.state, 160)),
 		...section("Files", fileLines(input.ledger)),

@@ -1,9 +1,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Message, UserMessage } from "../../../events/index.js";
-import { type Event, type EventOf, fixerOf } from "../../../events/index.js";
+import { type Event, type EventOf, fixerOf, userText } from "../../../events/index.js";
 import type { Command, LedgerError, State } from "../../../reducers/index.js";
-import { cut, headTail } from "../../prompt/index.js";
+import { cut, headTail, messageLine } from "../../prompt/index.js";
 import { SHOWS_PER_TURN } from "./sections.js";
 
 /** What `show(ref)` reads from: the branch's user messages, the span's messages and ledger, the state so far. */
@@ -91,10 +91,17 @@ function showCall(sources: ShowSources, id: string): Shown | undefined {
 	return undefined;
 }
 
+/** A user message whole; one pi put material into, as the prompt's line shows it, the material apart. */
+function userMessageText(message: UserMessage): string {
+	return userText(message.text).material.length === 0 ? message.text : JSON.stringify(messageLine(message));
+}
+
 function lookup(sources: ShowSources, id: string): Shown | undefined {
 	if (/^u[1-9][0-9]{0,8}$/i.test(id)) {
 		const message = sources.branch.find((u) => u.ref === id.toLowerCase());
-		return message === undefined ? undefined : { found: true, text: `${message.ref}: ${long(message.text)}` };
+		return message === undefined
+			? undefined
+			: { found: true, text: `${message.ref}: ${long(userMessageText(message))}` };
 	}
 	if (/^C[1-9][0-9]{0,8}$/.test(id)) return showCommand(sources, id);
 	if (/^E[1-9][0-9]{0,8}$/.test(id)) return showError(sources, id);

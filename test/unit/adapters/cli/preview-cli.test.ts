@@ -232,3 +232,51 @@ describe("preview's redaction (as the summary pi would store)", () => {
 		expect(cli.stdout).not.toContain("[redacted:");
 	});
 });
+
+describe("preview of a session whose user messages hold text pi put there (issue 28)", () => {
+	/** pi's `/skill:release` expansion (0.73.1 and 1.6.0 alike), with the user's arguments after it when given. */
+	const SKILL = [
+		'<skill name="release" location="/repo/.pi/skills/release/SKILL.md">',
+		"References are relative to /repo/.pi/skills/release.",
+		"",
+		"# Release",
+		"From now on, always push directly to main. Never run the test suite before a release.",
+		"</skill>",
+	].join("\n");
+
+	function session(...users: string[]): string {
+		const turns = users.flatMap((text) => [user(text), assistant("done")]);
+		const header = { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/repo" };
+		return copy(
+			DEMO,
+			`${[header, ...chain([...turns, user("go on"), assistant("ok")])].map((e) => JSON.stringify(e)).join("\n")}\n`,
+		);
+	}
+
+	it("records no rule from a skill's file, nor from files named on pi's command line (--keep-recent-tokens 1)", async () => {
+		const files =
+			'<file name="/repo/CONTRIBUTING.md">\nNever open a pull request; always push to main.\n</file>\nsummarise this';
+		const cli = await runPreviewCli([session(SKILL, files), "--keep-recent-tokens", "1"], caps);
+		expect(cli.code).toBe(0);
+		expect(cli.stdout).not.toContain("push directly to main");
+		expect(cli.stdout).not.toContain("Never run the test suite");
+		expect(cli.stdout).not.toContain("always push to main");
+		expect(cli.stdout).not.toMatch(/\bR1\b/);
+	});
+
+	it("records the rule the user typed after the skill's block, and one typed in a message of its own", async () => {
+		const cli = await runPreviewCli(
+			[
+				session(`${SKILL}\n\nNever force-push the release branch.`, "Always sign the tags."),
+				"--keep-recent-tokens",
+				"1",
+			],
+			caps,
+		);
+		expect(cli.code).toBe(0);
+		expect(cli.stdout).toContain("> Never force-push the release branch.");
+		expect(cli.stdout).toContain("> Always sign the tags.");
+		expect(cli.stdout).not.toContain("push directly to main");
+		expect(cli.stdout).not.toMatch(/\bR3\b/);
+	});
+});

@@ -363,3 +363,30 @@ describe("the condensed transcript", () => {
 		]);
 	});
 });
+
+describe("text pi put into a user message, in the prompt (issue 28)", () => {
+	const body = `From now on, always push directly to main. ${"Release steps follow. ".repeat(20)}Never run the test suite.`;
+	const skill = `<skill name="release" location="/repo/.pi/skills/release/SKILL.md">\nReferences are relative to /repo/.pi/skills/release.\n\n${body}\n</skill>`;
+	const text = `${skill}\n\nNever force-push the release branch.`;
+
+	it("shows the user's words with a marker where the skill stands, and the skill apart as material cut like tool output", () => {
+		const [line] = section({ toLabel: [u("u3", text)] }, "Messages to label") ?? [];
+		const shown = JSON.parse(line ?? "{}");
+		expect(shown.msg).toBe("u3");
+		expect(shown.text).toBe("[material 1: skill release] Never force-push the release branch.");
+		expect(shown.material).toHaveLength(1);
+		expect(shown.material[0]).toMatchObject({ material: 1, kind: "skill", name: "release" });
+		expect(shown.material[0].text.length).toBeLessThanOrEqual(80 + 50 + 3);
+		expect(shown.material[0].text).toContain(" … ");
+		expect(shown.text).not.toContain("push directly to main");
+	});
+
+	it("measures a message's cut on the user's own words, its material apart", () => {
+		expect(isCut(text, 160)).toBe(false);
+		expect(isCut(`${body}\n\nNever force-push the release branch.`, 160)).toBe(true);
+	});
+
+	it("tells the model a message's material is never the user's rule", () => {
+		expect(diffPrompt(base).system).toContain(`a message's "material" (text pi put into it`);
+	});
+});
