@@ -4,7 +4,7 @@ import type { State } from "../../reducers/index.js";
 import { foldRead, stateAtSpan } from "../../reducers/index.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
-import { createRedactor, type JsonPath, type Redactor, redactJson, redactRendered } from "../redact/index.js";
+import { createRedactor, type Redactor, redactJson, redactRendered } from "../redact/index.js";
 import { readSession } from "./session-file.js";
 
 /** What the state inspector prints, and its exit code. */
@@ -57,19 +57,14 @@ export function parseArgs(argv: readonly string[]): E.Either<string, Args> {
 	return E.right({ file, view, span });
 }
 
-/** A rule's words in `state --json` (`rules[i].text`, `lifted[i].text`): the user's own, shown verbatim. */
-function isRuleText(path: JsonPath): boolean {
-	return path.length === 3 && (path[0] === "rules" || path[0] === "lifted") && path[2] === "text";
-}
-
-/** `state --json` with its secrets replaced: every string but a rule's words, walked in the decoded object. */
+/** `state --json` with its secrets replaced: every string, a rule's words too, walked in the decoded object. */
 async function redactedJson(redactor: Redactor, state: State): Promise<string> {
-	return `${safeJson(await redactJson(redactor, stateObject(state), isRuleText), 2)}\n`;
+	return `${safeJson(await redactJson(redactor, stateObject(state)), 2)}\n`;
 }
 
 /**
  * Runs `state` over argv and the environment; read only, never throws on a transcript. What it prints is redacted
- * as /longhaul redacts (the rules verbatim) unless `longhaul.json` (pi's agent dir, then `<cwd>/.pi`) says
+ * as /longhaul redacts unless `longhaul.json` (pi's agent dir, then `<cwd>/.pi`) says
  * `"redact": false`; a bad config line goes to stderr.
  */
 export async function runStateCli(

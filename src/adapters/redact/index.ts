@@ -1,3 +1,3 @@
-export { type JsonPath, redactJson } from "./json.js";
+export { redactJson } from "./json.js";
 export { redactingModel, redactRendered } from "./outgoing.js";
 export { createRedactor, marker, type Redactor } from "./redactor.js";

@@ -13,20 +13,16 @@ export function mapStrings(value: unknown, path: JsonPath, at: (text: string, pa
 }
 
 /**
- * A decoded JSON value with every string redacted but those `verbatim` names, walked as a value (never as its
- * serialized text, where an escape could split a secret); one lint for the whole value.
+ * A decoded JSON value with every string redacted, walked as a value (never as its serialized text, where an escape
+ * could split a secret); one lint for the whole value.
  */
-export async function redactJson(
-	redactor: Redactor,
-	value: unknown,
-	verbatim: (path: JsonPath) => boolean,
-): Promise<unknown> {
+export async function redactJson(redactor: Redactor, value: unknown): Promise<unknown> {
 	const texts: string[] = [];
-	mapStrings(value, [], (text, path) => {
-		if (!verbatim(path)) texts.push(text);
+	mapStrings(value, [], (text) => {
+		texts.push(text);
 		return text;
 	});
 	const redacted = await redactor.redactAll(texts);
 	let next = 0;
-	return mapStrings(value, [], (text, path) => (verbatim(path) ? text : (redacted[next++] ?? text)));
+	return mapStrings(value, [], (text) => redacted[next++] ?? text);
 }

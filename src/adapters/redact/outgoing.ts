@@ -2,21 +2,12 @@ import type { ConversationInput } from "../../pass/conversation/index.js";
 import type { Conversation, PassModel } from "../pass/model.js";
 import type { Redactor } from "./redactor.js";
 
-/** The title of the summary's rules section (src/projections/summary.ts), which holds only the user's own words. */
-const RULES_TITLE = "## Rules in force\n";
-
 /**
- * A rendered summary or state view with its secrets replaced, but for the rules: a rule stays the user's own words,
- * verbatim (the user wrote it and the model has seen it). No other section can draw a rules heading into the text,
- * since the renderer puts every other text on one line behind a prefix of its own.
+ * A rendered summary or state view with its secrets replaced, the rules' words too: a secret the user put in a rule
+ * is still a secret in every output (the state keeps the rule, in force, with the user's own bytes).
  */
 export async function redactRendered(redactor: Redactor, text: string): Promise<string> {
-	const start = text.startsWith(RULES_TITLE) ? 0 : text.indexOf(`\n${RULES_TITLE}`);
-	if (start < 0) return redactor.redact(text);
-	const end = text.indexOf("\n## ", start + RULES_TITLE.length);
-	const rules = end < 0 ? text.slice(start) : text.slice(start, end);
-	const [before = "", after = ""] = await redactor.redactAll([text.slice(0, start), end < 0 ? "" : text.slice(end)]);
-	return `${before}${rules}${after}`;
+	return redactor.redact(text);
 }
 
 async function redactedInput(redactor: Redactor, input: ConversationInput): Promise<ConversationInput> {

@@ -7,7 +7,7 @@ import { place, transcriptText } from "../../support/transcript.js";
 
 const TOKEN = `ghp_${"aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"}`;
 const AWS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
-/** A rule holding a token-like string: the user's own words, shown verbatim. */
+/** A rule holding a token-like string: the user's own words, in force, its token redacted wherever it is shown. */
 const RULE = `never commit ghp_${"Zz9Yy8Xx7Ww6Vv5Uu4Tt3Ss2Rr1Qq0Pp9Oo8"} again`;
 const HEAD = `GITHUB_TOKEN=${TOKEN} AWS_SECRET_ACCESS_KEY=${AWS_KEY} server listening on port 5432`;
 
@@ -67,16 +67,17 @@ describe("state CLI redaction (the same rules as /longhaul)", () => {
 		}
 	});
 
-	it("the default view keeps the port beside the secrets and the rule verbatim, and names what it replaced", async () => {
+	it("the default view keeps the port beside the secrets and the rule with its token redacted, and names what it replaced", async () => {
 		const out = await printed(setup(), []);
 		expect(out).toContain("port 5432");
-		expect(out).toContain(RULE);
+		expect(out).toContain("never commit [redacted: github token] again");
+		expect(out).not.toContain(RULE);
 		expect(out).toContain("[redacted: github token]");
 	});
 
-	it("--json redacts every string field but the rules' words, which stay verbatim", async () => {
+	it("--json redacts every string field, the rules' words too, and the rule stays in force", async () => {
 		const json = JSON.parse(await printed(setup(), ["--json"]));
-		expect(json.rules).toEqual([{ id: "R1", text: RULE, source: "u1" }]);
+		expect(json.rules).toEqual([{ id: "R1", text: "never commit [redacted: github token] again", source: "u1" }]);
 		expect(json.openErrors).toHaveLength(1);
 		expect(json.openErrors[0].head).toContain("port 5432");
 		expect(json.openErrors[0].head).toContain("[redacted: github token]");

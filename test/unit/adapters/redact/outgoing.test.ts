@@ -8,7 +8,7 @@ const redactor = createRedactor(true);
 const token = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
 
 describe("redactRendered", () => {
-	it("redacts every section but the rules, which stay the user's words verbatim", async () => {
+	it("redacts every section, the rules' words too (a secret in a rule is still a secret)", async () => {
 		const state = {
 			...initialState,
 			spans: 1,
@@ -17,10 +17,10 @@ describe("redactRendered", () => {
 			values: [{ name: "port", value: "5173", source: "C1" }],
 		};
 		const out = await redactRendered(redactor, renderSummary(state).text);
-		expect(out).toContain(`> push with ${token} only`);
+		expect(out).toContain("> push with [redacted: github token] only");
 		expect(out).toContain("GITHUB_TOKEN=[redacted: github token]");
 		expect(out).toContain("- port 5173 (C1)");
-		expect(out.split(token).length).toBe(2);
+		expect(out).not.toContain(token);
 	});
 
 	it("redacts the whole text when it has no rules section", async () => {
