@@ -1,7 +1,19 @@
 import { createRedactor, type Redactor } from "../src/adapters/redact/index.js";
 import { median, report } from "./measure.js";
 import type { PassFigures } from "./pass-bench.js";
-import { FORMS, leakedPiece, ordinaryStrings, plantedSecrets, SECRET_KINDS, shown } from "./redact-corpus.js";
+import {
+	BASE62,
+	chars,
+	FORMS,
+	type Form,
+	leakedPiece,
+	type Planted,
+	plantedSecrets,
+	SECRET_KINDS,
+	seeded,
+	shown,
+} from "./redact-corpus.js";
+import { ordinaryStrings } from "./redact-ordinary-corpus.js";
 
 /** Milliseconds each of `runs` awaited calls of `f` took, after one warm-up call (secretlint's first lint loads more). */
 async function timeAsync(runs: number, f: () => Promise<unknown>): Promise<number[]> {
@@ -15,46 +27,220 @@ async function timeAsync(runs: number, f: () => Promise<unknown>): Promise<numbe
 	return times;
 }
 
+const MARKER = "[redacted:";
+
+/** The secret shown in `form` among lines of ordinary output, as the corpus test shows it. */
+function inOutput(planted: Planted, form: Form, n: number): string {
+	return `$ cat .env\nPORT=5173\n${shown(planted, form, n)}\nDEBUG=1\n`;
+}
+
 /**
- * Recall and precision of redaction on the generated corpus (bench/redact-corpus.ts): every secret in each form,
- * one batch per form (so a copy found in one form cannot hide a miss in another), and the ordinary strings.
+ * An ordinary string shown in `form` (through `shown`, as a secret is): a form that puts it after a secret's name
+ * would ask for a marker, so that one shows it coloured instead.
+ */
+function ordinaryIn(text: string, form: Form, n: number): string {
+	const planted = { kind: "ordinary", text, body: text.slice(0, 8) };
+	return shown(planted, form === "named and coloured" ? "coloured" : form, n);
+}
+
+/**
+ * Recall and precision of redaction on both corpora, form by form: every secret of bench/redact-corpus.ts in the form
+ * (one batch per form, so a copy found in one form cannot hide a miss in another), and every ordinary string of
+ * bench/redact-ordinary-corpus.ts in the same form; the first miss and false mark of each are printed.
  */
 async function corpusFigures(redactor: Redactor, seed: number): Promise<void> {
-	const secrets = plantedSecrets(seed, 5);
+	const secrets = plantedSecrets(seed, Math.ceil(300 / SECRET_KINDS));
+	const ordinary = ordinaryStrings(seed, 400);
 	let found = 0;
+	let marked = 0;
+	const missed: string[] = [];
+	const wronglyMarked: string[] = [];
 	for (const [n, form] of FORMS.entries()) {
-		const texts = secrets.map((s, i) => `$ cat .env\nPORT=5173\n${shown(s.text, form, n + i)}\nDEBUG=1\n`);
-		const outputs = await redactor.redactAll(texts);
-		found += secrets.filter((s, i) => {
+		const outputs = await redactor.redactAll(secrets.map((s, i) => inOutput(s, form, n + i)));
+		const misses = secrets.filter((s, i) => {
 			const out = outputs[i] ?? "";
-			return out.includes("[redacted:") && leakedPiece(out, s) === undefined;
-		}).length;
+			return !out.includes(MARKER) || leakedPiece(out, s) !== undefined;
+		});
+		const shownOrdinary = ordinary.map((text, i) => ordinaryIn(text, form, n + i));
+		const redacted = await redactor.redactAll(shownOrdinary);
+		const falses = shownOrdinary.filter((text, i) => redacted[i] !== text);
+		const hits = secrets.length - misses.length;
+		found += hits;
+		marked += falses.length;
+		for (const kind of new Set(misses.map((s) => s.kind))) missed.push(`${kind} (${form})`);
+		if (falses[0] !== undefined) wronglyMarked.push(`${form}: ${JSON.stringify(falses[0]).slice(0, 160)}`);
+		report(
+			`  ${form}: recall, precision`,
+			`${((100 * hits) / secrets.length).toFixed(1)}%, ${((100 * hits) / Math.max(1, hits + falses.length)).toFixed(1)}% (${falses.length} marked)`,
+			"100%, 100%",
+			misses.length === 0 && falses.length === 0,
+		);
 	}
 	const planted = secrets.length * FORMS.length;
-	const ordinary = ordinaryStrings(seed, 400);
-	const redacted = await redactor.redactAll(ordinary);
-	const marked = ordinary.filter((text, i) => redacted[i] !== text).length;
-	const precision = found / Math.max(1, found + marked);
 	report(
-		`redaction recall (${planted} secrets, ${SECRET_KINDS} kinds, ${FORMS.length} forms)`,
+		`redaction recall (${secrets.length} secrets, ${SECRET_KINDS} kinds, ${FORMS.length} forms)`,
 		`${((100 * found) / planted).toFixed(1)}% (${found}/${planted}, seed ${seed})`,
 		"100%",
 		found === planted,
 	);
 	report(
-		`redaction precision (${ordinary.length} ordinary strings)`,
-		`${(100 * precision).toFixed(1)}% (${marked} ordinary marked)`,
+		`redaction precision (${ordinary.length} ordinary strings, each form)`,
+		`${((100 * found) / Math.max(1, found + marked)).toFixed(1)}% (${marked} ordinary marked)`,
 		"100% (none marked)",
 		marked === 0,
+	);
+	for (const miss of missed) process.stdout.write(`     missed: ${miss}\n`);
+	for (const mark of wronglyMarked) process.stdout.write(`     marked: ${mark}\n`);
+}
+
+/**
+ * A plain scan of the texts: every char code read once, line breaks counted (the count is printed, so the loop's
+ * work is used). The floor redaction's cost is measured against.
+ */
+function plainScan(texts: readonly string[]): number {
+	let lines = 0;
+	for (const text of texts) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+	return lines;
+}
+
+/**
+ * The longest the thread went without an event-loop turn while `f` ran: a setImmediate ticker runs beside it and
+ * records the widest gap between its ticks (the wait for `f`'s own turns included).
+ */
+async function longestHold(f: () => Promise<unknown>): Promise<number> {
+	let running = true;
+	let last = performance.now();
+	let widest = 0;
+	const tick = () => {
+		const now = performance.now();
+		widest = Math.max(widest, now - last);
+		last = now;
+		if (running) setImmediate(tick);
+	};
+	setImmediate(tick);
+	await f();
+	running = false;
+	return Math.max(widest, performance.now() - last);
+}
+
+interface CostCase {
+	readonly name: string;
+	readonly texts: readonly string[];
+}
+
+const MB = 1024 * 1024;
+
+/** `unit` repeated to `size` characters, as one tool output. */
+function repeated(unit: string, size: number): string {
+	return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+}
+
+/** Ordinary tool output in texts of about 16 KB, `size` characters in all. */
+function ordinaryTexts(seed: number, size: number): string[] {
+	const lines = ordinaryStrings(seed, 2000);
+	const texts: string[] = [];
+	let text = "";
+	let total = 0;
+	for (let i = 0; total < size; i++) {
+		const line = `${lines[i % lines.length] ?? ""}\n`;
+		text += line;
+		total += line.length;
+		if (text.length >= 16 * 1024) {
+			texts.push(text);
+			text = "";
+		}
+	}
+	if (text !== "") texts.push(text);
+	return texts;
+}
+
+/** `tokens` distinct GitHub-shaped tokens spread over `texts` texts, a line each. */
+function distinctTokens(seed: number, tokens: number, texts: number): string[] {
+	const random = seeded(seed);
+	const per = Math.ceil(tokens / texts);
+	return Array.from({ length: texts }, () =>
+		Array.from({ length: per }, () => `ghp_${chars(random, BASE62, 36)}`).join("\n"),
+	);
+}
+
+/** The attack cases of issue 27: runs of one prefix, each alone. */
+const REPEATED_PREFIXES = [
+	"ghp_",
+	"xoxb-",
+	"key:",
+	"sk-",
+	"AKIA",
+	"-----BEGIN PRIVATE KEY-----",
+	"a://b:c@",
+	"--password ",
+	"password=",
+];
+
+/**
+ * Redaction's cost per MB on ordinary tool output, on `size` characters of each repeated prefix and on `tokens`
+ * distinct tokens over 50 texts, each against a plain scan of the same bytes in this run; none may cost more than
+ * 3x the ordinary output per MB. And the longest the thread was held at once in each case (the target is ~50 ms).
+ */
+export async function redactionCost(seed: number, size = MB, tokens = 50_000): Promise<void> {
+	const cases: CostCase[] = [
+		{ name: "ordinary tool output", texts: ordinaryTexts(seed, size) },
+		...REPEATED_PREFIXES.map((p) => ({ name: `repeated ${JSON.stringify(p)}`, texts: [repeated(p, size)] })),
+		{ name: `${tokens} distinct tokens in 50 texts`, texts: distinctTokens(seed, tokens, 50) },
+	];
+	process.stdout.write(
+		`\nRedaction's cost per MB (${(size / MB).toFixed(2)} MB a case; x scan: against a plain scan of the same bytes):\n`,
+	);
+	const perMb: { name: string; ms: number }[] = [];
+	let worstHold = { name: "", ms: 0 };
+	for (const c of cases) {
+		const redactor = createRedactor(true);
+		const mb = c.texts.reduce((sum, t) => sum + Buffer.byteLength(t), 0) / MB;
+		const ms = median(await timeAsync(3, () => redactor.redactAll(c.texts)));
+		const scanTimes: number[] = [];
+		let lines = 0;
+		for (let i = 0; i < 21; i++) {
+			const start = performance.now();
+			lines = plainScan(c.texts);
+			scanTimes.push(performance.now() - start);
+		}
+		const scanMs = Math.max(median(scanTimes), 0.001);
+		const hold = await longestHold(() => redactor.redactAll(c.texts));
+		if (hold > worstHold.ms) worstHold = { name: c.name, ms: hold };
+		perMb.push({ name: c.name, ms: ms / mb });
+		const ordinary = perMb[0]?.ms ?? ms / mb;
+		const relative = ms / mb / ordinary;
+		report(
+			`redaction cost, ${c.name} (${lines} line breaks)`,
+			`${(ms / mb).toFixed(1)} ms/MB, ${Math.round(ms / scanMs)}x scan, ${relative.toFixed(2)}x ord., hold ${hold.toFixed(0)} ms`,
+			c === cases[0] ? "(the base)" : "<= 3x ordinary",
+			relative <= 3,
+		);
+	}
+	const ordinary = perMb[0]?.ms ?? 1;
+	const worst = perMb.reduce((a, b) => (b.ms > a.ms ? b : a));
+	report(
+		"redaction cost: the worst case per MB",
+		`${(worst.ms / ordinary).toFixed(2)}x ordinary (${worst.name})`,
+		"<= 3x ordinary",
+		worst.ms / ordinary <= 3,
+	);
+	report(
+		"redaction: longest hold of the thread",
+		`${worstHold.ms.toFixed(0)} ms (${worstHold.name})`,
+		"~50 ms",
+		worstHold.ms <= 50,
 	);
 }
 
 /**
- * Redaction of what the pass on the largest real span lets leave (the prompts it sent and the summary), in one batch,
- * against the same pass without its model calls, measured in this run.
+ * Redaction's figures: recall and precision on both corpora and its cost per MB (neither needs ../shared), then, where
+ * the real transcripts are there, redaction of what the pass on the largest real span lets leave (the prompts it sent
+ * and the summary) in one batch, against the same pass without its model calls, measured in this run.
  */
 export async function redactBench(pass: PassFigures | undefined): Promise<void> {
-	await corpusFigures(createRedactor(true), Date.now() % 2 ** 31);
+	const seed = Date.now() % 2 ** 31;
+	await corpusFigures(createRedactor(true), seed);
+	await redactionCost(seed);
 	if (pass === undefined) {
 		process.stdout.write("skip redaction vs pass: the real transcripts in ../shared are absent\n");
 		return;

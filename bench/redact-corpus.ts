@@ -1,6 +1,9 @@
-// The corpus redaction is measured on (test/unit/adapters/redact/corpus.test.ts and `npm run bench`): secrets of many
-// kinds GENERATED from a seed when it runs (no token stands in git: each is built from its prefix and a random body),
-// each plain, in terminal colours and behind escaped colour codes; and ordinary developer-tool output that holds none.
+// The secret corpus redaction is measured on (test/unit/adapters/redact/corpus.test.ts and `npm run bench`): secrets of
+// many kinds GENERATED from a seed when it runs (no token stands in git: each is built from its prefix and a random
+// body), each shown in every form of FORMS: plain, in terminal colours, behind escaped colour codes, split by a
+// zero-width character, written with JSON \u escapes and percent-encoded. The vendor shapes follow the vendors' docs
+// and gitleaks' published rules (cmd/generate/config/rules: telegram.go, gcp.go, discord.go), not Longhaul's patterns.
+// The ordinary strings, which hold no secret, are in bench/redact-ordinary-corpus.ts.
 
 /** A secret as it stands in text, its random part (no 12 characters of which may survive), and its kind. */
 export interface Planted {
@@ -22,18 +25,20 @@ export function seeded(seed: number): () => number {
 }
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-const LOWER = "abcdefghijklmnopqrstuvwxyz";
-const DIGITS = "0123456789";
-const BASE62 = `${UPPER}${LOWER}${DIGITS}`;
-const BASE64 = `${BASE62}+/`;
-const URL_SAFE = `${BASE62}_-`;
-const HEX = "0123456789abcdef";
+export const LOWER = "abcdefghijklmnopqrstuvwxyz";
+export const DIGITS = "0123456789";
+export const BASE62 = `${UPPER}${LOWER}${DIGITS}`;
+export const BASE64 = `${BASE62}+/`;
+export const URL_SAFE = `${BASE62}_-`;
+/** What generated passwords hold besides letters and digits, in the ones people pass on a command line. */
+const PASSWORD = `${BASE62}._~-`;
+export const HEX = "0123456789abcdef";
 const BASE32 = `${UPPER}234567`;
 
-type Random = () => number;
+export type Random = () => number;
 
 /** `length` characters of `alphabet`, with at least one digit and one letter (as a generated key has). */
-function chars(random: Random, alphabet: string, length: number): string {
+export function chars(random: Random, alphabet: string, length: number): string {
 	for (;;) {
 		let out = "";
 		for (let i = 0; i < length; i++) out += alphabet.charAt(Math.floor(random() * alphabet.length));
@@ -46,7 +51,7 @@ function jwtPart(random: Random, json: string): string {
 	return `${Buffer.from(json).toString("base64url")}${chars(random, URL_SAFE, 8)}`;
 }
 
-function pem(label: string, body: string): string {
+export function pem(label: string, body: string): string {
 	const lines = body.match(/.{1,64}/g) ?? [];
 	return `-----BEGIN ${label}-----\n${lines.join("\n")}\n-----END ${label}-----`;
 }
@@ -144,6 +149,91 @@ const KINDS: readonly { readonly kind: string; readonly make: (random: Random) =
 			return { text: `Authorization: Basic ${body}`, body };
 		},
 	},
+	// Values longer than 512 characters after a secret name (issue 27): a base64 private key as a CI secret holds it.
+	{ kind: "long value after a secret name (800 chars)", make: (r) => named("DEPLOY_SSH_KEY=", keyBase64(r, 800)) },
+	{ kind: "long value after a secret name (2,300 chars)", make: (r) => named("DEPLOY_SSH_KEY=", keyBase64(r, 2300)) },
+	// URL userinfo: a password with no user (redis's `requirepass` form) and a password holding an unescaped `@`.
+	{ kind: "redis url password", make: (r) => url("redis://:", chars(r, BASE62, 24), "@cache.internal:6379/0") },
+	{
+		kind: "url password holding @",
+		make: (r) => url("postgres://app:", `${chars(r, BASE62, 6)}@${chars(r, BASE62, 14)}`, "@db.internal:5432/app"),
+	},
+	// Flags and their values, as each tool documents them.
+	{
+		kind: "--password flag",
+		make: (r) => url("docker login --username ci --password ", chars(r, PASSWORD, 20), " registry.example.com"),
+	},
+	{
+		kind: "--password= flag",
+		make: (r) => url("mysqldump --user=backup --password=", chars(r, PASSWORD, 18), " --single-transaction app"),
+	},
+	{
+		kind: "--token flag",
+		make: (r) => url("kubectl --server=https://10.0.0.1:6443 --token ", chars(r, URL_SAFE, 40), " get pods -A"),
+	},
+	{
+		kind: "--api-key flag",
+		make: (r) => url("pi --provider openrouter --api-key ", chars(r, BASE62, 40), ' -p "summarize the diff"'),
+	},
+	{ kind: "mysql -p", make: (r) => url("mysql -u root -p", chars(r, PASSWORD, 16), " -h db.internal app") },
+	{
+		kind: "sshpass -p",
+		make: (r) => {
+			const body = chars(r, PASSWORD, 16);
+			const quote = r() < 0.5 ? "'" : "";
+			return url(`sshpass -p ${quote}`, body, `${quote} ssh deploy@10.0.0.5 uptime`);
+		},
+	},
+	{
+		kind: "curl -u user:password",
+		make: (r) => url("curl -sS -u admin:", chars(r, PASSWORD, 20), " https://ci.example.com/api/json"),
+	},
+	{
+		kind: "aws configure set",
+		make: (r) => named("aws configure set aws_secret_access_key ", chars(r, BASE64, 40)),
+	},
+	{ kind: "export NAME value", make: (r) => named("export AWS_SECRET_ACCESS_KEY ", chars(r, BASE64, 40)) },
+	{
+		kind: "netrc line",
+		make: (r) => url("machine git.example.com login deploy password ", chars(r, PASSWORD, 24), ""),
+	},
+	{
+		kind: "netrc line written by echo",
+		make: (r) => url('echo "machine api.example.com login ci password ', chars(r, PASSWORD, 24), '" >> ~/.netrc'),
+	},
+	{
+		kind: "x-api-key header",
+		make: (r) => url('curl -H "x-api-key: ', chars(r, BASE62, 40), '" https://api.example.com/v1/items'),
+	},
+	{
+		kind: "cookie header",
+		make: (r) =>
+			url(
+				`Cookie: _ga=GA1.1.${chars(r, DIGITS, 10)}.${chars(r, DIGITS, 10)}; sessionid=`,
+				chars(r, `${LOWER}${DIGITS}`, 32),
+				"; theme=dark",
+			),
+	},
+	{
+		kind: "set-cookie header",
+		make: (r) => url("Set-Cookie: __Host-session=", chars(r, URL_SAFE, 43), "; Path=/; Secure; HttpOnly; SameSite=Lax"),
+	},
+	// Vendor shapes: Discord's webhook URL (an id and a 68-character token), Telegram's bot token (a bot id, a colon,
+	// 35 characters starting with A: gitleaks' telegram.go), Google's OAuth access token (`ya29.`).
+	{
+		kind: "discord webhook",
+		make: (r) => url(`https://discord.com/api/webhooks/${chars(r, DIGITS, 19)}/`, chars(r, URL_SAFE, 68), ""),
+	},
+	{
+		kind: "telegram bot token in a url",
+		make: (r) =>
+			url(`curl -s https://api.telegram.org/bot${chars(r, DIGITS, 10)}:`, `AA${chars(r, URL_SAFE, 33)}`, "/getMe"),
+	},
+	{
+		kind: "telegram bot token in code",
+		make: (r) => url(`const bot = new Telegraf("${chars(r, DIGITS, 9)}:`, `AA${chars(r, URL_SAFE, 33)}`, '");'),
+	},
+	{ kind: "google oauth access token", make: (r) => token("ya29.", `a0A${chars(r, URL_SAFE, 170)}`) },
 ];
 
 function token(prefix: string, body: string): Omit<Planted, "kind"> {
@@ -167,21 +257,96 @@ function url(before: string, body: string, after: string): Omit<Planted, "kind">
 	return { text: `${before}${body}${after}`, body };
 }
 
-/** How a secret is shown: as it is, in terminal colours, behind escaped colour codes, coloured after its name. */
-export const FORMS = ["plain", "coloured", "escaped", "named and coloured"] as const;
+/** `length` characters of a private key's base64 (as `base64 -w0 id_ed25519` writes it for a CI secret). */
+function keyBase64(random: Random, length: number): string {
+	const key = pem("OPENSSH PRIVATE KEY", `b3BlbnNzaC1rZXktdjEAAAAA${chars(random, BASE64, length)}`);
+	return Buffer.from(key).toString("base64").slice(0, length);
+}
+
+/**
+ * How a secret is shown: as it is; in terminal colours; behind escaped colour codes; coloured after a name; with a
+ * zero-width or format character inside its prefix or right after it; written with JSON `\u` escapes in a JSON
+ * string (all, the prefix and the start of the body, or every third character); percent-encoded in a query string
+ * (as encodeURIComponent writes it, every character, or every third).
+ */
+export const FORMS = [
+	"plain",
+	"coloured",
+	"escaped",
+	"named and coloured",
+	"zero-width split",
+	"JSON-escaped",
+	"URL-encoded",
+] as const;
 export type Form = (typeof FORMS)[number];
 
 const ESC = String.fromCharCode(27);
 /** The escaped text forms of ESC, as logs, `sanitize` and JSON show it. */
 const ESCAPED = ["\\x1b", "\\u001b", "\\033", "\\e"];
+/** Zero-width and format characters a copied token can carry (ZWSP, ZWNJ, word joiner, BOM). */
+const ZERO_WIDTH = ["\u200b", "\u200c", "\u2060", "\ufeff"];
 
-/** The secret's text shown in `form`; `n` picks the escaped form, so every one is used. */
-export function shown(text: string, form: Form, n: number): string {
+/** Where the secret's random part starts in its text (its prefix ends): the PEM kinds wrap the body, so its start. */
+function bodyStart(planted: Planted): number {
+	return Math.max(0, planted.text.indexOf(planted.body.slice(0, 8)));
+}
+
+function u(c: string): string {
+	return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
+
+/** `text` as a JSON string's inside, with the characters `picked` picks written as `\u` escapes. */
+function jsonEscaped(text: string, picked: (i: number) => boolean): string {
+	let out = "";
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charAt(i);
+		if (picked(i)) out += u(c);
+		else if (c === '"' || c === "\\") out += `\\${c}`;
+		else if (c === "\n") out += "\\n";
+		else if (c.charCodeAt(0) < 0x20) out += u(c);
+		else out += c;
+	}
+	return out;
+}
+
+function percent(c: string): string {
+	return `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
+}
+
+/** `text` percent-encoded as encodeURIComponent does, with the characters `picked` picks encoded too. */
+function urlEncoded(text: string, picked: (i: number) => boolean): string {
+	let out = "";
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charAt(i);
+		out += picked(i) ? percent(c) : encodeURIComponent(c);
+	}
+	return out;
+}
+
+/** The secret shown in `form`; `n` picks among each form's variants, so every one is used. */
+export function shown(planted: Planted, form: Form, n: number): string {
+	const text = planted.text;
 	if (form === "plain") return text;
 	if (form === "coloured") return `${ESC}[32m${text}${ESC}[0m`;
-	const esc = ESCAPED[n % ESCAPED.length] ?? "\\x1b";
-	if (form === "escaped") return `${esc}[1;31m${text}${esc}[0m`;
-	return `SECRET_VALUE=${ESC}[1m${text}${ESC}[0m`;
+	if (form === "escaped") {
+		const esc = ESCAPED[n % ESCAPED.length] ?? "\\x1b";
+		return `${esc}[1;31m${text}${esc}[0m`;
+	}
+	if (form === "named and coloured") return `SECRET_VALUE=${ESC}[1m${text}${ESC}[0m`;
+	const start = bodyStart(planted);
+	if (form === "zero-width split") {
+		// Right after the prefix, or two characters into it (`gh\u200bp_…`); a prefixless token is split inside.
+		const at = start === 0 ? 4 : n % 2 === 0 ? start : Math.max(1, start - 2);
+		return `${text.slice(0, at)}${ZERO_WIDTH[n % ZERO_WIDTH.length] ?? ""}${text.slice(at)}`;
+	}
+	if (form === "JSON-escaped") {
+		const pick: readonly ((i: number) => boolean)[] = [() => true, (i) => i < start + 6, (i) => i % 3 === 0];
+		const picked = pick[n % pick.length] ?? (() => true);
+		return `{"type":"text","text":"${jsonEscaped(text, picked)}"}`;
+	}
+	const pick: readonly ((i: number) => boolean)[] = [() => false, () => true, (i) => i % 3 === 1];
+	const picked = pick[n % pick.length] ?? (() => false);
+	return `GET /oauth/callback?state=af0ifjsldkj&value=${urlEncoded(text, picked)}&lang=en HTTP/1.1`;
 }
 
 /** `perKind` secrets of every kind, from `seed`. */
@@ -193,148 +358,77 @@ export function plantedSecrets(seed: number, perKind: number): Planted[] {
 /** The number of kinds the corpus holds. */
 export const SECRET_KINDS = KINDS.length;
 
-/** The first run of `window` characters of the secret's body that still stands in `output`, if any. */
+/** Zero-width, bidirectional and other format characters, which a reader does not see. */
+function invisible(code: number): boolean {
+	return (
+		code === 0xad ||
+		code === 0x180e ||
+		(code >= 0x200b && code <= 0x200f) ||
+		(code >= 0x202a && code <= 0x202e) ||
+		(code >= 0x2060 && code <= 0x2069) ||
+		code === 0xfeff
+	);
+}
+
+function hexAt(text: string, at: number, length: number): number | undefined {
+	if (at + length > text.length) return undefined;
+	let value = 0;
+	for (let i = at; i < at + length; i++) {
+		const d = HEX.indexOf(text.charAt(i).toLowerCase());
+		if (d < 0) return undefined;
+		value = value * 16 + d;
+	}
+	return value;
+}
+
+const JSON_SIMPLE: Readonly<Record<string, string>> = { n: "\n", r: "\r", t: "\t", "/": "/", '"': '"', "\\": "\\" };
+
+/**
+ * `output` as a reader would take it: JSON `\u` and simple escapes and percent escapes decoded (percent runs as
+ * UTF-8), zero-width and format characters dropped. A secret that survives escaped is read, so it counts as a leak.
+ */
+export function readable(output: string): string {
+	let out = "";
+	let bytes: number[] = [];
+	const flush = () => {
+		if (bytes.length > 0) out += Buffer.from(bytes).toString("utf8");
+		bytes = [];
+	};
+	for (let i = 0; i < output.length; ) {
+		const c = output.charAt(i);
+		const byte = c === "%" ? hexAt(output, i + 1, 2) : undefined;
+		if (byte !== undefined) {
+			bytes.push(byte);
+			i += 3;
+			continue;
+		}
+		flush();
+		const unit = c === "\\" && output.charAt(i + 1) === "u" ? hexAt(output, i + 2, 4) : undefined;
+		const simple = c === "\\" ? JSON_SIMPLE[output.charAt(i + 1)] : undefined;
+		if (unit !== undefined) {
+			if (!invisible(unit)) out += String.fromCharCode(unit);
+			i += 6;
+		} else if (simple !== undefined) {
+			out += simple;
+			i += 2;
+		} else {
+			if (!invisible(output.charCodeAt(i))) out += c;
+			i += 1;
+		}
+	}
+	flush();
+	return out;
+}
+
+/**
+ * The first run of `window` characters of the secret's body that still stands in `output` read as a reader reads it
+ * (escapes decoded, zero-width characters dropped: see `readable`), if any.
+ */
 export function leakedPiece(output: string, planted: Planted, window = 12): string | undefined {
+	const read = readable(output);
 	for (let i = 0; i + window <= planted.body.length; i++) {
 		const piece = planted.body.slice(i, i + window);
-		if (output.includes(piece)) return piece;
+		if (read.includes(piece)) return piece;
 	}
 	return undefined;
-}
-
-/** Ordinary output of developer tools, written out: paths, flags, git, npm, tsc, vitest, code that names keys. */
-const WRITTEN: readonly string[] = [
-	"mkdir -p /Users/dev/workspaces/pi-mono/packages/coding-agent/docs",
-	"read @packages/coding-agent/src/main.ts and tell me what it does",
-	"tsgo --noEmit",
-	"npx tsc --noEmit -p tsconfig.build.json",
-	"npx biome check --write src/adapters/redact/redactor.ts",
-	"import type { ChalkInstance } from 'chalk';",
-	"const apiKey = getApiKey(provider);",
-	"const apiKey = await resolveApiKey(model.provider, options);",
-	"const token = opts.token ?? process.env.GITHUB_TOKEN;",
-	"export function getOAuthToken(provider: string): string | undefined {",
-	"headers.authorization = `Bearer \u0024{apiKey}`;",
-	"if (!apiKey) throw new Error(`No API key for provider: \u0024{provider}`);",
-	"token: TokenType;",
-	"apiKey?: string;",
-	"const secret = this.secretStore;",
-	"password: string;",
-	"export ANTHROPIC_API_KEY=sk-ant-...",
-	"export OPENAI_API_KEY=sk-...",
-	"GITHUB_TOKEN=$GITHUB_TOKEN",
-	"NPM_TOKEN=\u0024{{ secrets.NPM_TOKEN }}",
-	"password: ********",
-	"api_key = os.environ['OPENAI_API_KEY']",
-	"const key = process.env.API_KEY;",
-	"max_tokens: 4096",
-	"maxTokens: 32000,",
-	"listening on http://localhost:5173",
-	"see https://example.com:8443/path?q=1",
-	"git clone git@github.com:badlogic/pi-mono.git",
-	"remote: Enumerating objects: 1234, done.",
-	"On branch main",
-	"Your branch is up to date with 'origin/main'.",
-	"Changes not staged for commit:",
-	'  (use "git add <file>..." to update what will be committed)',
-	"\tmodified:   packages/tui/src/components/editor.ts",
-	"\tmodified:   packages/coding-agent/src/modes/interactive/interactive-mode.ts",
-	"Untracked files:",
-	'no changes added to commit (use "git add" and/or "git commit -a")',
-	" 3 files changed, 120 insertions(+), 45 deletions(-)",
-	"diff --git a/packages/ai/src/stream.ts b/packages/ai/src/stream.ts",
-	"index 1507f8b..3c2d4e5 100644",
-	"@@ -12,7 +12,9 @@ export function streamSimple(model: Model, context: Context) {",
-	"Merge pull request #123 from user/feature/long-context",
-	"Author: Mario Zechner <contact@example.com>",
-	"Date:   Mon Dec 8 23:22:54 2025 +0100",
-	"npm warn deprecated inflight@1.0.6: This module is not supported, and leaks memory.",
-	"added 412 packages, and audited 413 packages in 9s",
-	"found 0 vulnerabilities",
-	"npm error code ERESOLVE",
-	"npm error ERESOLVE unable to resolve dependency tree",
-	"> @mariozechner/pi-coding-agent@0.12.4 build",
-	"> tsgo -p tsconfig.build.json && chmod +x dist/cli.js",
-	"src/main.ts(12,5): error TS2345: Argument of type 'string | undefined' is not assignable to parameter of type 'string'.",
-	"src/core/agent-session.ts:88:3 - error TS2339: Property 'apiKey' does not exist on type 'ModelConfig'.",
-	"Found 3 errors in 2 files.",
-	" ✓ test/unit/pass/ledger.test.ts (42 tests) 120ms",
-	" ❯ test/unit/adapters/redact/redactor.test.ts (12 tests | 1 failed) 340ms",
-	" Test Files  1 failed | 11 passed (12)",
-	"      Tests  1 failed | 223 passed (224)",
-	"   Duration  62.05s (transform 2.04s, setup 0ms, import 7.60s, tests 11.39s)",
-	"AssertionError: expected 'ghost' to be 'ghoul' // Object.is equality",
-	"    at Object.<anonymous> (/Users/dev/project/src/index.ts:10:15)",
-	"    at processTicksAndRejections (node:internal/process/task_queues:95:5)",
-	"Error: ENOENT: no such file or directory, open '/tmp/longhaul-fixture-abc123/session.jsonl'",
-	"Could not find the exact text in /Users/dev/pi-mono/packages/coding-agent/src/index.ts",
-	"Successfully replaced text in packages/tui/src/tui.ts.",
-	"ls -la ~/.pi/agent/sessions/--Users-dev-workspaces-pi-mono--/",
-	"cat ~/.pi/agent/models.json",
-	"find . -name '*.ts' -not -path './node_modules/*' | xargs wc -l",
-	"rg -n 'apiKey|getApiKey' packages/ai/src",
-	'grep -rn "authToken" packages/coding-agent/src',
-	"sed -n 1,120p packages/coding-agent/src/core/auth-storage.ts",
-	"docker run --rm -p 8080:8080 ghcr.io/org/app:1.4.2",
-	"kubectl get pods -n kube-system",
-	"curl -sS https://registry.npmjs.org/@mariozechner%2fpi-ai | jq .versions",
-	"node --max-old-space-size=4096 dist/cli.js --help",
-	"Usage: pi [options] [messages...]",
-	"  --provider <name>      Provider name (default: anthropic)",
-	"  --api-key <key>        API key (defaults to env vars)",
-	"  --session-dir <dir>    Directory for session storage",
-	"  -c, --continue         Continue previous session",
-	"The tokenizer splits words … and then more",
-	"vitest v4.1.12: 12 passed (340ms)",
-	"commit 1507f8b3c2d4e5f60718293a4b5c6d7e8f901234",
-	"ChalkInstance, ThemeColor, getMarkdownTheme, SelectListTheme",
-	"export class AuthStorage { private readonly tokens = new Map<string, OAuthCredentials>(); }",
-	"type OAuthCredentials = { access: string; refresh: string; expires: number };",
-	"const { accessToken, refreshToken } = await refreshAnthropicToken(credentials.refresh);",
-	"keybindings: { 'ctrl+k': 'deleteToLineEnd', 'ctrl+p': 'cycleModel' }",
-	"sessionKey: `\u0024{cwd}:\u0024{sessionId}`,",
-	"cacheKey = hash(model.id + systemPrompt)",
-	"primaryKey: 'id',",
-	"public_key_fingerprint: SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8",
-	"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl user@host",
-	"-----BEGIN PUBLIC KEY-----",
-	"KEY_BLOCK_LINES = 250",
-	"TOKEN_BUDGET=200000",
-	"SECRET_SCAN=true",
-	"PASSWORD_MIN_LENGTH=12",
-];
-
-/** Random lowercase hex of `length`. */
-function hex(random: Random, length: number): string {
-	return chars(random, HEX, length);
-}
-
-/** Ordinary strings made from random parts: hashes, ids, integrity sums, base64 blobs, paths, counters. */
-function generated(random: Random, count: number): string[] {
-	const words = ["packages", "src", "core", "tui", "agent", "session", "modes", "utils", "components", "test"];
-	const word = () => words[Math.floor(random() * words.length)] ?? "src";
-	const makers: readonly (() => string)[] = [
-		() => `commit ${hex(random, 40)}`,
-		() => `${hex(random, 7)} fix(tui): keep the editor's cursor on resize`,
-		() => `Merge: ${hex(random, 7)} ${hex(random, 7)}`,
-		() => `${hex(random, 8)}-${hex(random, 4)}-4${hex(random, 3)}-a${hex(random, 3)}-${hex(random, 12)}`,
-		() =>
-			`"integrity": "sha512-${Buffer.from(hex(random, 64), "hex").toString("base64")}${Buffer.from(hex(random, 64), "hex").toString("base64").slice(0, 2)}=="`,
-		() => `"resolved": "https://registry.npmjs.org/chalk/-/chalk-5.${Math.floor(random() * 9)}.0.tgz"`,
-		() => `data:image/png;base64,${Buffer.from(hex(random, 120), "hex").toString("base64")}`,
-		() => `/Users/dev/workspaces/pi-mono/${word()}/${word()}/${word()}-${word()}.ts`,
-		() =>
-			`packages/${word()}/src/${word()}/${word()}.test.ts:${Math.floor(random() * 900)}:${Math.floor(random() * 80)}`,
-		() => `sha256:${hex(random, 64)}`,
-		() => `"id": "${hex(random, 8)}", "parentId": "${hex(random, 8)}", "timestamp": "2025-12-08T23:22:54.411Z"`,
-		() => `toolCallId: "toolu_01${chars(random, BASE62, 22)}"`,
-		() => `request-id: req_${chars(random, BASE62, 24)}`,
-		() => `etag: W/"${hex(random, 32)}"`,
-	];
-	return Array.from({ length: count }, (_, i) => (makers[i % makers.length] ?? (() => ""))());
-}
-
-/** The ordinary strings: the written ones and `count` made from `seed`. */
-export function ordinaryStrings(seed: number, count: number): string[] {
-	return [...WRITTEN, ...generated(seeded(seed), count)];
 }

@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import {
 	FORMS,
 	leakedPiece,
-	ordinaryStrings,
 	type Planted,
 	plantedSecrets,
 	SECRET_KINDS,
 	shown,
 } from "../../../../bench/redact-corpus.js";
+import { ordinaryStrings } from "../../../../bench/redact-ordinary-corpus.js";
 import { runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { createRedactor, marker, redactingModel, redactRendered } from "../../../../src/adapters/redact/index.js";
 import { decodeMessage, type Message } from "../../../../src/events/messages.js";
@@ -20,12 +20,12 @@ import { hasShared, sharedTranscripts } from "../../../support/shared.js";
 const redactor = createRedactor(true);
 /** A new corpus each run; the seed is in every failure's message, so a failure can be made again. */
 const seed = Number(process.env.REDACT_CORPUS_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const secrets = plantedSecrets(seed, 3);
+const secrets = plantedSecrets(seed, Math.ceil(300 / SECRET_KINDS));
 const MARKER = "[redacted:";
 
 /** The secret shown in `form`, in lines of ordinary output. */
 function inOutput(planted: Planted, form: (typeof FORMS)[number], n: number): string {
-	return `$ cat .env\nPORT=5173\n${shown(planted.text, form, n)}\nDEBUG=1\n`;
+	return `$ cat .env\nPORT=5173\n${shown(planted, form, n)}\nDEBUG=1\n`;
 }
 
 /** Each leak, named for the failure message: the kind, the form, the piece that survived. */
@@ -39,15 +39,33 @@ function leaks(outputs: readonly string[], form: string): string[] {
 }
 
 describe("the secret corpus", () => {
-	it("holds at least 100 secrets of at least 20 kinds, generated (no literal token in git)", () => {
-		expect(secrets.length).toBeGreaterThanOrEqual(100);
+	it("holds at least 300 secrets of at least 40 kinds, generated (no literal token in git)", () => {
+		expect(secrets.length).toBeGreaterThanOrEqual(300);
 		expect(new Set(secrets.map((s) => s.kind)).size).toBe(SECRET_KINDS);
-		expect(SECRET_KINDS).toBeGreaterThanOrEqual(20);
+		expect(SECRET_KINDS).toBeGreaterThanOrEqual(40);
 		expect(plantedSecrets(seed + 1, 1)[0]?.body).not.toBe(plantedSecrets(seed, 1)[0]?.body);
+	});
+
+	it("counts a secret left in any form as a leak: the check reads escapes decoded, zero-width characters dropped", () => {
+		const unseen = FORMS.flatMap((form, n) =>
+			secrets.flatMap((planted, i) =>
+				leakedPiece(inOutput(planted, form, n + i), planted) === undefined
+					? [`seed ${seed}: ${planted.kind} ${form} not seen in ${JSON.stringify(shown(planted, form, n + i))}`]
+					: [],
+			),
+		);
+		expect(unseen).toEqual([]);
+	});
+
+	it("shows each form differently from the plain text (so each form is a case of its own)", () => {
+		const planted = secrets[0];
+		if (planted === undefined) throw new Error(`seed ${seed}: no secret`);
+		const texts = FORMS.map((form) => shown(planted, form, 0));
+		expect(new Set(texts).size).toBe(FORMS.length);
 	});
 });
 
-describe("every secret of the corpus is redacted, plain, coloured and escaped (full recall)", () => {
+describe("every secret of the corpus is redacted in every form: plain, coloured, escaped, zero-width split, JSON-escaped, URL-encoded (full recall)", () => {
 	for (const [n, form] of FORMS.entries())
 		it(`by the redactor, ${form}`, async () => {
 			// One batch per form: a secret found in one form must not hide a miss in another as its copy.
@@ -113,15 +131,19 @@ function realLines(): string[] {
 }
 
 describe("no ordinary string of developer tools' output is redacted (no false positive)", () => {
-	const ordinary = ordinaryStrings(seed, 200);
+	const ordinary = ordinaryStrings(seed, 300);
 
-	it("holds at least 200 ordinary strings", () => {
-		expect(ordinary.length).toBeGreaterThanOrEqual(200);
+	it("holds at least 500 ordinary strings", () => {
+		expect(ordinary.length).toBeGreaterThanOrEqual(500);
 	});
 
-	it("paths, flags, git, npm, tsc and vitest output, hashes, UUIDs, integrity sums, base64, code naming keys", async () => {
+	it("env, npm, pnpm and yarn logs, lockfiles, git, docker, compose, kubectl, CI logs, fetch options, auth config, public keys, hashes, UUIDs, cache keys, URLs, paths", async () => {
 		const outputs = await redactor.redactAll(ordinary);
-		expect(ordinary.filter((text, i) => outputs[i] !== text).map((t) => `seed ${seed}: ${t}`)).toEqual([]);
+		expect(
+			ordinary.flatMap((text, i) =>
+				outputs[i] === text ? [] : [`seed ${seed}: ${JSON.stringify(text)} became ${JSON.stringify(outputs[i])}`],
+			),
+		).toEqual([]);
 	});
 
 	it("each line of the real transcripts' tool output and commands (read from ../shared where present)", async () => {
