@@ -1,7 +1,7 @@
 // Names that hold secrets, matched as names: split into words (`AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`), so
 // `PWD`, `OLDPWD`, `PUBLIC_KEY`, `idempotencyKey` and `credentials: 'same-origin'` are told from a password or a key.
 
-import { classes, HEAD, isCodeName, isPlaceholder, isPlainValue, looksRandom } from "./values.js";
+import { classes, HEAD, isCodeName, isPath, isPlaceholder, isPlainValue, looksRandom } from "./values.js";
 
 /** How strongly a name says its value is secret. */
 type Strength = "password" | "strong" | "weak";
@@ -99,7 +99,7 @@ export function assignedKind(name: string, value: string): string | undefined {
 	if (strength === undefined) return undefined;
 	const head = value.slice(0, HEAD);
 	if (head.length < 8 || isPlaceholder(head) || /^\d+$/.test(head)) return undefined;
-	if (/^(?:\/|\.\.?\/|~\/)/.test(head) || /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(head)) return undefined;
+	if (isPath(head) || /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(head)) return undefined;
 	if (strength === "password") return classes(head) >= 2 || looksRandom(head) ? "password" : undefined;
 	if (isCodeName(head)) return undefined;
 	if (strength === "weak") return looksRandom(head) && !isPlainValue(head) ? kindOf(name, strength) : undefined;

@@ -5,7 +5,7 @@
 import { isIn, NAME, runStart } from "./chars.js";
 import { assignedKind, nameStrength } from "./names.js";
 import type { SecretSpan } from "./span.js";
-import { isPlaceholder, isPlainValue } from "./values.js";
+import { classes, isPath, isPlaceholder, isPlainValue, looksRandom } from "./values.js";
 
 /** A value's character: not a blank, a quote, a bracket, a separator, a backslash or a cut mark. */
 function isValueChar(code: number): boolean {
@@ -16,6 +16,7 @@ function isValueChar(code: number): boolean {
 		code === 0x60 ||
 		code === 0x2c ||
 		code === 0x3b ||
+		code === 0x26 ||
 		code === 0x3c ||
 		code === 0x3e ||
 		code === 0x28 ||
@@ -105,10 +106,11 @@ function flagValue(scan: Scan, from: number): { start: number; end: number } {
 function isFlagSecret(value: string): boolean {
 	return (
 		value.length >= 4 &&
-		!value.startsWith("-") &&
+		!/^--?[A-Za-z][A-Za-z-]*$/.test(value) &&
 		!isPlaceholder(value) &&
 		!/^\d+$/.test(value) &&
-		!/^(?:\/|\.\.?\/|~\/)/.test(value) &&
+		!isPath(value) &&
+		(classes(value) >= 2 || looksRandom(value)) &&
 		!/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value)
 	);
 }
@@ -231,7 +233,7 @@ function netrcPasswords(scan: Scan, into: SecretSpan[]): void {
 	const text = scan.text;
 	for (const m of text.matchAll(NETRC_PASSWORD)) {
 		const before = text.slice(Math.max(0, m.index - 300), m.index);
-		if (!/(?:^|\s)(?:machine|default)\s/.test(before) || !/(?:^|\s)login\s+\S/.test(before)) continue;
+		if (!/\b(?:machine|default)\s/.test(before) || !/\blogin\s+\S/.test(before)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
 		if (value.end - value.start >= 4 && !isPlaceholder(text.slice(value.start, value.end)))
 			into.push({ ...value, kind: "password" });

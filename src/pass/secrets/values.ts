@@ -18,13 +18,19 @@ export function classes(text: string): number {
 	return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
 }
 
+/** A path: starts at a root, a home or a relative dot, with no `+` or `=` (base64 can start with `/`) and short parts. */
+export function isPath(value: string): boolean {
+	if (!/^(?:\/|\.\.?\/|~\/|[A-Za-z]:\\)/.test(value) || /[+=]/.test(value)) return false;
+	return value.split(/[/\\]/).every((part) => part.length <= 64);
+}
+
 /**
  * A reference to a secret kept elsewhere (`$TOKEN`, `${{ secrets.X }}`, `process.env.X`), a mask, an elided example
  * (`sk-ant-...`), a placeholder (`<key>`), or our marker.
  */
 export function isPlaceholder(value: string): boolean {
 	return (
-		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|\.\.\.|…/.test(value) ||
+		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|\.\.\.|…|\*{4}|•{3}/.test(value) ||
 		/^(.)\1*$/.test(value) ||
 		/^[*xX.•-]+$/.test(value)
 	);
@@ -58,7 +64,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 export function isPlainValue(value: string): boolean {
 	return (
-		/^(?:\/|\.\.?\/|~\/|[A-Za-z]:\\)/.test(value) ||
+		isPath(value) ||
 		UUID.test(value) ||
 		/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value) ||
 		/^(?:[0-9a-f]{7,128}|[0-9A-F]{7,128}|(?:sha1|sha256|sha384|sha512|md5)[:-][A-Za-z0-9+/=]+)$/.test(value) ||
