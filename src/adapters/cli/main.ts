@@ -106,7 +106,7 @@ export async function longhaul(argv: readonly string[], hasPi: () => boolean = p
 	return command.run(rest);
 }
 
-/** The launcher's entry: runs the command, writes its output, returns its exit code. */
+/** The launcher's entry: runs the command, writes its output, returns its exit code. Exported for tests. */
 export async function runLonghaul(argv: readonly string[]): Promise<number> {
 	const result = await longhaul(argv);
 	process.stdout.write(result.stdout);

@@ -20,7 +20,7 @@ export function placed(view: View, spans: readonly SecretSpan[]): SecretSpan[] {
 /**
  * Every stretch of a whole `text` taken for a secret, in no particular order; spans may overlap. Found in its view
  * (escapes decoded, invisible characters dropped) and, where the view differs, its vendor tokens as it stands too
- * (an escape's final byte may be a token's first letter). Linear in the text.
+ * (an escape's final byte may be a token's first letter). Linear in the text. Exported for tests.
  */
 export function secretSpans(text: string): SecretSpan[] {
 	const view = readView(text);
