@@ -18,10 +18,30 @@ export function classes(text: string): number {
 	return [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((c) => c.test(text)).length;
 }
 
-/** A path: starts at a root, a home or a relative dot, with no `+` or `=` (base64 can start with `/`) and short parts. */
+/**
+ * A path: starts at a root, a home or a relative dot, with no `+` or `=` and short parts, and does not read as base64
+ * (which can start with `/` and hold more of them).
+ */
 export function isPath(value: string): boolean {
-	if (!/^(?:\/|\.\.?\/|~\/|[A-Za-z]:\\)/.test(value) || /[+=]/.test(value)) return false;
+	if (!/^(?:\/|\.\.?\/|~\/|[A-Za-z]:\\)/.test(value) || /[+=]/.test(value) || readsAsBase64(value)) return false;
 	return value.split(/[/\\]/).every((part) => part.length <= 64);
+}
+
+/**
+ * Twenty or more letters and digits between slashes, with upper case, lower case and digits, that change kind at one
+ * character in five or more: random text does, names and words (`/home/runner/work/MyProject2`) do not.
+ */
+function readsAsBase64(value: string): boolean {
+	const text = value.replaceAll("/", "");
+	if (!/^[A-Za-z0-9]{20,}$/.test(text) || classes(text) < 3) return false;
+	let changes = 0;
+	for (let i = 1; i < text.length; i++) if (charKind(text, i) !== charKind(text, i - 1)) changes++;
+	return changes * 5 >= text.length;
+}
+
+function charKind(text: string, i: number): number {
+	const c = text.charCodeAt(i);
+	return c <= 57 ? 0 : c <= 90 ? 1 : 2;
 }
 
 /**
