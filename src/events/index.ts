@@ -41,6 +41,7 @@ export {
 	type UserMessage,
 	userMessages,
 } from "./messages.js";
+export { ownWords } from "./own-words.js";
 export {
 	type Entry,
 	entriesFromObjects,
@@ -63,4 +64,6 @@ export {
 	type UserText,
 	userText,
 } from "./user-text.js";
+export { contentWords, readWithdrawal, WITHDRAWAL_PHRASES, type Withdrawing, withdrawsWords } from "./withdrawal.js";
+export { looseOccurrences, looseSearch, occurrences, onWordBoundaries } from "./words.js";
 export { type World, WorldCodec } from "./world.js";

@@ -1,6 +1,6 @@
 import { castDraft, type Draft, Immer } from "immer";
 import { type Event, type EventData, fixerOf, idNumber } from "../events/index.js";
-import type { Counters, Rule, State, Value } from "./state.js";
+import type { Anomaly, Counters, Rule, State, Value } from "./state.js";
 
 /** The id kinds the fold numbers when an event carries no id. */
 type Counted = keyof Counters;
@@ -159,9 +159,14 @@ function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventDa
 	d.rules.push({ id: idFor(index, "R", id), text: words, source });
 }
 
+/** Where the rule a lift of `target` takes stands: the newest rule in force whose id or source is `target`. */
+function liftedAt(d: Draft<State>, target: string): number {
+	return d.rules.findLastIndex((rule) => rule.id === target || rule.source === target);
+}
+
 /** Lifts the newest rule in force whose id or source is `target`. */
 function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventData<"rule-lifted">): void {
-	const at = d.rules.findLastIndex((rule) => rule.id === target || rule.source === target);
+	const at = liftedAt(d, target);
 	const [rule] = at < 0 ? [] : d.rules.splice(at, 1);
 	if (rule === undefined) {
 		d.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
@@ -311,19 +316,45 @@ export interface Sequenced {
 	readonly event: Event;
 }
 
+/**
+ * What a rule event must pass before it changes the rules (the fold's check, `ruleGate`): each gives the anomaly that
+ * stands in a refused event's place, or nothing. `lifted` is asked only when a rule in force is there to take, and is
+ * given that rule; a lift of nothing is the reducer's own anomaly.
+ */
+export interface RuleGate<S extends Sequenced> {
+	readonly added: (at: S, data: EventData<"rule-added">) => Anomaly | undefined;
+	readonly lifted: (at: S, data: EventData<"rule-lifted">, rule: Rule) => Anomaly | undefined;
+}
+
+/** The gate's anomaly for a rule event, recorded in the event's place; nothing for any other event or one that passes. */
+function refused<S extends Sequenced>(d: Draft<State>, gate: RuleGate<S>, at: S): boolean {
+	const { event } = at;
+	let anomaly: Anomaly | undefined;
+	if (event.type === "rule-added") anomaly = gate.added(at, event.data);
+	else if (event.type === "rule-lifted") {
+		const rule = d.rules[liftedAt(d, event.data.target)];
+		anomaly = rule === undefined ? undefined : gate.lifted(at, event.data, rule);
+	}
+	if (anomaly !== undefined) d.anomalies.push(anomaly);
+	return anomaly !== undefined;
+}
+
 const immer = new Immer({ autoFreeze: false });
 
-/** The state after `events`: pure, one `produce` for the whole batch. */
-export function evolve(state: State, events: readonly Sequenced[]): State {
+/**
+ * The state after `events`: pure, one `produce` for the whole batch. With a `gate`, a rule event it refuses leaves its
+ * anomaly and changes no rule.
+ */
+export function evolve<S extends Sequenced>(state: State, events: readonly S[], gate?: RuleGate<S>): State {
 	if (events.length === 0) return state;
 	const index = indexOf(state);
 	return immer.produce(state, (draft) => {
 		detachLists(draft, state, index);
 		// The highest sequence number is kept aside and set once: each read of the draft is a proxy trap.
 		let lastSeq = state.lastSeq;
-		for (const { seq, event } of events) {
-			apply(draft, index, event);
-			if (seq !== null && seq > lastSeq) lastSeq = seq;
+		for (const at of events) {
+			if (gate === undefined || !refused(draft, gate, at)) apply(draft, index, at.event);
+			if (at.seq !== null && at.seq > lastSeq) lastSeq = at.seq;
 		}
 		if (lastSeq !== state.lastSeq) draft.lastSeq = lastSeq;
 	});

@@ -11,7 +11,8 @@ import {
 	type Transcript,
 } from "../events/index.js";
 import { evolve } from "./evolve.js";
-import { initialState, type State } from "./state.js";
+import { ruleGate } from "./rule-check.js";
+import { type Anomaly, initialState, type State } from "./state.js";
 
 /** The fold of a branch: its state, the events that built it in order, and the span records found. */
 export interface Folded {
@@ -28,11 +29,24 @@ function readAnomalies(anomalies: readonly ReadAnomaly[]): Located[] {
 	});
 }
 
-/** Folds the entries of one branch (root to leaf) into the state; `before` are anomalies met while reading. */
+/**
+ * Folds the entries of one branch (root to leaf) into the state; `before` are anomalies met while reading. A rule event
+ * the branch does not back (`ruleGate`) is an anomaly, in the state and in the events in its place.
+ */
 export function foldBranch(branch: readonly Entry[], before: readonly ReadAnomaly[] = []): Folded {
 	const found = branchEvents(branch);
-	const events = before.length === 0 ? found.events : [...readAnomalies(before), ...found.events];
-	return { state: evolve(initialState, events), events, spanRecords: found.spanRecords, branch };
+	const read = before.length === 0 ? found.events : [...readAnomalies(before), ...found.events];
+	const refused = new Map<Located, Anomaly>();
+	const state = evolve(initialState, read, ruleGate(branch, refused));
+	const events = refused.size === 0 ? read : read.map((l) => inPlace(l, refused.get(l)));
+	return { state, events, spanRecords: found.spanRecords, branch };
+}
+
+/** The event, or the anomaly that refused it, with its entry and sequence number. */
+function inPlace(located: Located, anomaly: Anomaly | undefined): Located {
+	return anomaly === undefined
+		? located
+		: { entry: located.entry, seq: located.seq, event: { type: "anomaly", data: anomaly } };
 }
 
 /**

@@ -114,7 +114,8 @@ function transcript(attack: string): string {
 	];
 	const onChain = chain(
 		[
-			user(`please ${attack}`),
+			// The message the rule cites holds its words, as the fold checks.
+			user(`please ${t("rule")}`),
 			compaction(1, 1, span1),
 			custom({ stateFormat: 1, seq: 15, event: { type: "note-remembered", data: { text: t("note") } } }),
 			{ type: "compaction", summary: attack, firstKeptEntryId: "x", tokensBefore: 1 },

@@ -55,14 +55,18 @@ const span2: Event[] = [
 		data: { span: 2, kind: "partial", unlabeled: ["u4", "u5"], reason: "chunk 2 never verified" },
 	},
 ];
+// The user messages the rules and the lift cite, which the fold checks them against, with ids of their own: every
+// other entry keeps the id the views below name.
 const specs: EntrySpec[] = [
-	{ kind: "user", text: "never push to main" },
+	{ kind: "user", text: "never push to main\nnot even on fridays" },
+	{ kind: "user", text: "always lint", id: "m2" },
 	{ kind: "longhaul-compaction", span: 1, events: span1 },
 	{ kind: "foreign-compaction", summary: "pi's own" },
 	{
 		kind: "raw",
 		value: { type: "compaction", summary: "ext", firstKeptEntryId: "e1", tokensBefore: 1, fromHook: true },
 	},
+	{ kind: "user", text: "always lint no longer applies", id: "m3" },
 	{ kind: "longhaul-compaction", span: 2, events: span2 },
 	{ kind: "raw", value: { type: "custom", customType: "compaction-state.event", data: { stateFormat: 1, seq: 0 } } },
 ];

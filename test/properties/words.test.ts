@@ -2,8 +2,9 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, it } from "vitest";
 import type { UserMessage } from "../../src/events/messages.js";
+import { trimRegion } from "../../src/events/user-text.js";
+import { looseOccurrences, onWordBoundaries } from "../../src/events/words.js";
 import { ruleWords, WHOLE_UP_TO } from "../../src/pass/accept/verify/rule-words.js";
-import { looseOccurrences, onWordBoundaries, trimRegion } from "../../src/pass/accept/verify/words.js";
 import { CUT_MARK, cutProse } from "../../src/pass/answer/repair.js";
 import { law } from "./laws.js";
 

@@ -15,11 +15,14 @@ const command = (id: string, text: string, exitCode: number | null, span: number
  * A session as stateFormat 1 stores it, from before events carried their ids: every event kind, and the cases the
  * reducer decides (a repeated rule, lifts by id, by message and of nothing, a second fix, repeated commands, errors
  * and values, a read file later modified, notes written between passes, a foreign compaction, a newer format and an
- * event that fails its codec). Its fold is pinned by golden files, so it must not change.
+ * event that fails its codec). Its fold is pinned by golden files, so it must not change. The user messages its rules
+ * and lifts cite are there, as in any session Longhaul wrote (the fold checks each rule event against them); they
+ * carry ids of their own, so every other entry keeps the id the golden files name.
  */
 export function storedSessionText(): string {
 	const specs: EntrySpec[] = [
 		{ kind: "user", text: "never push to main" },
+		{ kind: "user", text: "run the tests before a commit", id: "m2" },
 		{
 			kind: "longhaul-compaction",
 			span: 1,
@@ -68,6 +71,10 @@ export function storedSessionText(): string {
 				data: { stateFormat: 1, seq: 100, event: { type: "rule-added", data: { words: 7 } } },
 			},
 		},
+		{ kind: "user", text: "the port is 5173", id: "m3" },
+		{ kind: "user", text: "go on", id: "m4" },
+		{ kind: "user", text: "never push to main no longer applies", id: "m5" },
+		{ kind: "user", text: "the tests before a commit are not needed now; keep the public API", id: "m6" },
 		{
 			kind: "longhaul-compaction",
 			span: 2,

@@ -3,7 +3,11 @@ import { encodeEvent } from "../../src/events/index.js";
 
 /** One entry of a test transcript, before ids and parents are laid. */
 export type EntrySpec =
-	| { readonly kind: "user"; readonly text: string }
+	/**
+	 * A user message; with `id`, one of its own outside the numbering of `place`, so that a message added to a test
+	 * transcript (the one its rules cite, which the fold checks them against) renames no entry after it.
+	 */
+	| { readonly kind: "user"; readonly text: string; readonly id?: string }
 	| { readonly kind: "assistant"; readonly text: string }
 	| { readonly kind: "longhaul-compaction"; readonly span: number; readonly events: readonly Event[] }
 	| { readonly kind: "foreign-compaction"; readonly summary: string }
@@ -19,9 +23,13 @@ export interface Placed {
 
 const ts = "2026-01-01T00:00:00.000Z";
 
-/** Gives specs ids `e1`, `e2`, …. */
+/** Gives specs ids `e1`, `e2`, …, but a user message its own id where it has one. */
 export function place(specs: readonly EntrySpec[], prefix = "e"): Placed[] {
-	return specs.map((spec, i) => ({ id: `${prefix}${i + 1}`, spec }));
+	let n = 0;
+	return specs.map((spec) => ({
+		id: spec.kind === "user" && spec.id !== undefined ? spec.id : `${prefix}${++n}`,
+		spec,
+	}));
 }
 
 function body(spec: EntrySpec, seq: { next: number }, firstKept: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { Event, UserMessage } from "../../events/index.js";
-import { idNumber } from "../../events/index.js";
+import type { Event, UserMessage, Withdrawing } from "../../events/index.js";
+import { contentWords, idNumber, ownWords, readWithdrawal, withdrawsWords } from "../../events/index.js";
 import { evolve, initialState, type Rule, type State } from "../../reducers/index.js";
 import type { RawLabel } from "../answer/index.js";
 import {
@@ -15,9 +15,7 @@ import {
 } from "../answer/index.js";
 import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
 import { exactWords, isReaderSentence, pickNeedsWords, pickRecords, pickWords } from "./verify/earlier-words.js";
-import { ownWords } from "./verify/own-words.js";
 import { type RecordedWords, ruleWords, WORDS_OVER, type WordsRefusal } from "./verify/rule-words.js";
-import { contentWords, readWithdrawal, type Withdrawing, withdrawsWords } from "./verify/withdrawal.js";
 
 /** Why an item of the answer was left out; codes only, so they can be logged. */
 export type DropReason =

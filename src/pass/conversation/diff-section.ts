@@ -1,11 +1,11 @@
 import * as E from "fp-ts/lib/Either.js";
+import { looseOccurrences } from "../../events/index.js";
 import {
 	type AcceptContext,
 	type Accepted,
 	acceptAnswer,
 	applyReplies,
 	cleanWords,
-	looseOccurrences,
 	type Question,
 	renderQuestions,
 } from "../accept/index.js";

@@ -22,6 +22,7 @@ describe("Longhaul compactions and event entries", () => {
 			{ kind: "user", text: "never push" },
 			compaction(1, [ruleAdded("never push", "u1"), spanClosed(1)]),
 			eventEntry(note("port 5433")),
+			{ kind: "user", text: "always lint; never push no longer applies", id: "m2" },
 			compaction(2, [ruleAdded("always lint", "u2"), ruleLifted("R1", "u2"), spanClosed(2)]),
 		);
 		expect(folded.state.rules).toEqual([{ id: "R2", text: "always lint", source: "u2" }]);
@@ -196,6 +197,7 @@ describe("foreign compactions", () => {
 
 	it("a foreign compaction between two of Longhaul's leaves the state the passes built", () => {
 		const folded = fold(
+			{ kind: "user", text: "never push", id: "m1" },
 			compaction(1, [ruleAdded("never push", "u1"), spanClosed(1)]),
 			{ kind: "foreign-compaction", summary: "x" },
 			compaction(2, [note("n"), spanClosed(2)]),
@@ -388,6 +390,7 @@ describe("folding pi's entries in memory", () => {
 describe("the state at a span", () => {
 	it("is the fold up to that span's close, including the rest of the closing entry, and nothing after", () => {
 		const folded = fold(
+			{ kind: "user", text: "a", id: "m1" },
 			compaction(1, [ruleAdded("a", "u1"), spanClosed(1), note("after the close, same entry")]),
 			eventEntry(note("later")),
 			compaction(2, [command("C1", "ls"), errorRecorded("E1", "x"), errorFixed("E1", "C1"), spanClosed(2)]),
@@ -404,6 +407,7 @@ describe("the state at a span", () => {
 	it("ends at the span's close, not at an earlier event that names the same span", () => {
 		const folded = fold(
 			eventEntry(narrative(1, "before the pass")),
+			{ kind: "user", text: "a", id: "m1" },
 			compaction(1, [ruleAdded("a", "u1"), spanClosed(1)]),
 		);
 		expect(stateAtSpan(folded, 1)?.rules.map((r) => r.text)).toEqual(["a"]);

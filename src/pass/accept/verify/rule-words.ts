@@ -1,7 +1,6 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
-import type { UserMessage } from "../../../events/index.js";
-import { quotableRegions } from "../../../events/index.js";
+import { quotableRegions, type UserMessage } from "../../../events/index.js";
 import { looseOccurrences, onWordBoundaries, type Region } from "./words.js";
 
 /** A message of at most this many characters is recorded whole, whatever words the model gave. Exported for tests. */

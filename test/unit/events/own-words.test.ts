@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ownWords, QUOTED_WORDS } from "../../../../../src/pass/accept/verify/own-words.js";
+import { ownWords, QUOTED_WORDS } from "../../../src/events/own-words.js";
 
 const words = (text: string) => ownWords(text).replace(/\s+/g, " ").trim();
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-	looseOccurrences,
-	occurrences,
-	onWordBoundaries,
-	trimRegion,
-} from "../../../../../src/pass/accept/verify/words.js";
+import { trimRegion } from "../../../src/events/user-text.js";
+import { looseOccurrences, occurrences, onWordBoundaries } from "../../../src/events/words.js";
 
 const at = (text: string, needle: string) => {
 	const start = text.indexOf(needle);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ownWords } from "../../../../../src/pass/accept/verify/own-words.js";
-import { contentWords, readWithdrawal, withdrawsWords } from "../../../../../src/pass/accept/verify/withdrawal.js";
+import { ownWords } from "../../../src/events/own-words.js";
+import { contentWords, readWithdrawal, withdrawsWords } from "../../../src/events/withdrawal.js";
 
 /** The lift check as acceptance runs it: the whole message, in the user's own words, against the rule's words. */
 const liftPasses = (message: string, rule: string): boolean =>

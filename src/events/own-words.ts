@@ -1,4 +1,4 @@
-import { quotableRegions } from "../../../events/index.js";
+import { quotableRegions } from "./user-text.js";
 
 /** A quoted passage of this many words or more is someone else's text, not the user's own words. Exported for tests. */
 export const QUOTED_WORDS = 6;

@@ -1,0 +1,126 @@
+import {
+	contentWords,
+	type Entry,
+	type EventData,
+	type Located,
+	looseSearch,
+	ownWords,
+	type Region,
+	readWithdrawal,
+	type UserMessage,
+	userMessages,
+	type Withdrawing,
+	withdrawsWords,
+} from "../events/index.js";
+import type { RuleGate } from "./evolve.js";
+import type { Anomaly, Rule } from "./state.js";
+
+/*
+ * The fold's check of the rule events a branch stores (issue 28): a `compaction-state.event` entry or a compaction's
+ * details can be written by any extension or by hand, so a rule is in force only if what the file itself shows backs
+ * it, as acceptance backed it when Longhaul recorded it. A rule's words stand in its source, a user message on the
+ * branch before the event (whitespace runs and quote marks read loosely, as acceptance finds a model's words); a lift
+ * by another message than the rule's passes the store's lift check on the whole message (withdrawal words in the
+ * user's own words and a word shared with the rule). A lift of a rule by its own message is acceptance's withdrawal
+ * of a rule it recorded from a message it judged again, which the store applies without that check, and so does the
+ * fold.
+ */
+
+/** A user message the check met, with what it reads of it made once, when first needed. */
+interface Said {
+	readonly message: UserMessage;
+	/** The message's place on the branch. */
+	readonly at: number;
+	search?: (words: string) => Region[];
+	withdrawing?: Withdrawing;
+}
+
+/** What the check reads of a branch: its user messages by ref and each entry's place, both made when first needed. */
+interface Seen {
+	users?: Map<string, Said>;
+	places?: Map<string, number>;
+}
+
+function placesOf(seen: Seen, branch: readonly Entry[]): Map<string, number> {
+	if (seen.places !== undefined) return seen.places;
+	const places = new Map<string, number>();
+	branch.forEach((entry, i) => {
+		if (!places.has(entry.id)) places.set(entry.id, i);
+	});
+	seen.places = places;
+	return places;
+}
+
+/** The user message `ref` if it stands on the branch before the entry that carries the event. */
+function saidBefore(seen: Seen, branch: readonly Entry[], ref: string, entry: string): Said | undefined {
+	const places = placesOf(seen, branch);
+	if (seen.users === undefined) {
+		const users = new Map<string, Said>();
+		for (const message of userMessages(branch))
+			users.set(message.ref, { message, at: places.get(message.entryId) ?? -1 });
+		seen.users = users;
+	}
+	const said = seen.users.get(ref);
+	const eventAt = places.get(entry);
+	return said !== undefined && eventAt !== undefined && said.at < eventAt ? said : undefined;
+}
+
+function stands(said: Said, words: string): boolean {
+	said.search ??= looseSearch(said.message.text);
+	return said.search(words).length > 0;
+}
+
+function withdraws(said: Said, ruleText: string): boolean {
+	said.withdrawing ??= readWithdrawal(ownWords(said.message.text));
+	return withdrawsWords(said.withdrawing, contentWords(ruleText));
+}
+
+function refusal(at: Located, what: string, why: string): Anomaly {
+	const seq = at.seq === null ? "" : `seq ${at.seq}: `;
+	return { entry: at.entry, reason: `${seq}${what} refused: ${why}` };
+}
+
+const notBefore = (ref: string) => `${ref} is no user message on the branch before it`;
+
+function addedRefusal(
+	seen: Seen,
+	branch: readonly Entry[],
+	at: Located,
+	data: EventData<"rule-added">,
+): Anomaly | undefined {
+	const what = `rule-added from ${data.source}`;
+	const said = saidBefore(seen, branch, data.source, at.entry);
+	if (said === undefined) return refusal(at, what, notBefore(data.source));
+	return stands(said, data.words) ? undefined : refusal(at, what, `its words stand nowhere in ${data.source}`);
+}
+
+function liftedRefusal(
+	seen: Seen,
+	branch: readonly Entry[],
+	at: Located,
+	{ target, by }: EventData<"rule-lifted">,
+	rule: Rule,
+): Anomaly | undefined {
+	const what = `rule-lifted of ${target} by ${by}`;
+	const said = saidBefore(seen, branch, by, at.entry);
+	if (said === undefined) return refusal(at, what, notBefore(by));
+	if (rule.source === by || withdraws(said, rule.text)) return undefined;
+	return refusal(at, what, `${by} does not withdraw ${rule.id} in the user's own words (the store's lift check)`);
+}
+
+/**
+ * The fold's check of a branch's rule events (`RuleGate`): a refused event is an anomaly named with its entry, and
+ * changes no rule; each refusal is also kept in `refused`, by the event it refuses, so that the fold's events show
+ * the anomaly in its place. Reads the branch's user messages only once a rule event asks for them.
+ */
+export function ruleGate(branch: readonly Entry[], refused: Map<Located, Anomaly>): RuleGate<Located> {
+	const seen: Seen = {};
+	const kept = (at: Located, anomaly: Anomaly | undefined): Anomaly | undefined => {
+		if (anomaly !== undefined) refused.set(at, anomaly);
+		return anomaly;
+	};
+	return {
+		added: (at, data) => kept(at, addedRefusal(seen, branch, at, data)),
+		lifted: (at, data, rule) => kept(at, liftedRefusal(seen, branch, at, data, rule)),
+	};
+}
