@@ -4,8 +4,8 @@ import { foldTranscript } from "../src/reducers/index.js";
 import { median, report, timeRuns } from "./measure.js";
 
 /**
- * A transcript of `passes` Longhaul compactions, each with `perPass` events of mixed kinds; every other decision
- * carries the id its producer decided, the rest are numbered by the fold.
+ * A transcript of `passes` Longhaul compactions, each after the user message its rules quote and with `perPass` events
+ * of mixed kinds; every other decision carries the id its producer decided, the rest are numbered by the fold.
  */
 export function syntheticTranscript(passes: number, perPass: number): { text: string; events: number } {
 	const lines = [JSON.stringify({ type: "session", version: 3, id: "s", cwd: "/w" })];
@@ -39,6 +39,12 @@ export function syntheticTranscript(passes: number, perPass: number): { text: st
 			else events.push({ type: "narrative-line", data: { span, text: `did part ${i}` } });
 		}
 		events.push({ type: "span-closed", data: { span, kind: "whole", unlabeled: [], reason: null } });
+		// The span's user message, whose words its rules are: the fold checks each rule against its source.
+		const words = events.flatMap((event) => (event.type === "rule-added" ? [event.data.words] : []));
+		const said = `u${span}`;
+		const message = { role: "user", content: words.join("\n"), timestamp: 0 };
+		lines.push(JSON.stringify({ type: "message", id: said, parentId, message }));
+		parentId = said;
 		const id = `c${span}`;
 		const stored = events.map((event) => ({ seq: seq++, event: encodeEvent(event) }));
 		const details = { stateFormat: 1, longhaul: true, span, events: stored };

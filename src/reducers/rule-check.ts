@@ -65,7 +65,13 @@ function saidBefore(seen: Seen, branch: readonly Entry[], ref: string, entry: st
 	return said !== undefined && eventAt !== undefined && said.at < eventAt ? said : undefined;
 }
 
+/**
+ * The words stand in the message, read loosely. Words standing verbatim stand loosely too (a run of whitespace they cut
+ * reads as the one space its whole run reads as), and Longhaul records a message's own characters, so the verbatim
+ * test first spares the loose reading of the message for all but a retyped or forged rule.
+ */
 function stands(said: Said, words: string): boolean {
+	if (words !== "" && said.message.text.includes(words)) return true;
 	said.search ??= looseSearch(said.message.text);
 	return said.search(words).length > 0;
 }
