@@ -4,11 +4,13 @@ import {
 	type EventData,
 	type Located,
 	looseSearch,
+	occurrences,
 	ownWords,
 	type Region,
 	readWithdrawal,
 	type UserMessage,
 	userMessages,
+	userText,
 	type Withdrawing,
 	withdrawsWords,
 } from "../events/index.js";
@@ -31,6 +33,8 @@ interface Said {
 	readonly message: UserMessage;
 	/** The message's place on the branch. */
 	readonly at: number;
+	/** The stretches the user wrote, pi's material (a skill's file, a named file) left out. */
+	own?: readonly Region[];
 	search?: (words: string) => Region[];
 	withdrawing?: Withdrawing;
 }
@@ -66,14 +70,20 @@ function saidBefore(seen: Seen, branch: readonly Entry[], ref: string, entry: st
 }
 
 /**
- * The words stand in the message, read loosely. Words standing verbatim stand loosely too (a run of whitespace they cut
- * reads as the one space its whole run reads as), and Longhaul records a message's own characters, so the verbatim
- * test first spares the loose reading of the message for all but a retyped or forged rule.
+ * The words stand in what the user wrote of the message (not in a skill's or a file's text pi put into it), read
+ * loosely. Words standing verbatim stand loosely too (a run of whitespace they cut reads as the one space its whole
+ * run reads as), and Longhaul records a message's own characters, so the verbatim test first spares the loose reading
+ * of the message for all but a retyped or forged rule.
  */
 function stands(said: Said, words: string): boolean {
-	if (words !== "" && said.message.text.includes(words)) return true;
-	said.search ??= looseSearch(said.message.text);
-	return said.search(words).length > 0;
+	const text = said.message.text;
+	said.own ??= userText(text).own;
+	const own = said.own;
+	if (own.some((region) => occurrences(text, words, region).length > 0)) return true;
+	said.search ??= looseSearch(text);
+	return said
+		.search(words)
+		.some((found) => own.some((region) => found.start >= region.start && found.end <= region.end));
 }
 
 function withdraws(said: Said, ruleText: string): boolean {
