@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { type Event, looseOccurrences } from "../../src/events/index.js";
+import { type Event, looseOccurrences, userText } from "../../src/events/index.js";
 import { renderSummary } from "../../src/projections/index.js";
 import { foldTranscript, initialState } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
@@ -45,15 +45,20 @@ const quoting = (count: number): fc.Arbitrary<Pick> =>
 		styles: fc.array(fc.nat(), { maxLength: 4 }),
 	});
 
-/** Rules quoting the picked stretches of their source messages, retyped: each stands in its source by construction. */
+/**
+ * Rules quoting the picked stretches of what the user wrote of their source messages (`userText(text).own`, as
+ * acceptance quotes them), retyped: each stands in its source by construction. A message with nothing of its own
+ * (only whitespace) gives no rule.
+ */
 function rulesFrom(messages: readonly string[], picks: readonly Pick[]): Event[] {
-	return picks.map(({ i, start, length, styles }): Event => {
+	return picks.flatMap(({ i, start, length, styles }): Event[] => {
 		const text = messages[i] ?? "";
-		const from = start % text.length;
-		return {
-			type: "rule-added",
-			data: { words: retyped(text.slice(from, from + length), styles), source: `u${i + 1}` },
-		};
+		const own = userText(text).own;
+		const region = own[start % Math.max(own.length, 1)];
+		if (region === undefined) return [];
+		const from = region.start + (start % (region.end - region.start));
+		const words = text.slice(from, Math.min(from + length, region.end));
+		return [{ type: "rule-added", data: { words: retyped(words, styles), source: `u${i + 1}` } }];
 	});
 }
 
