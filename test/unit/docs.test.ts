@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative, sep } from "node:path";
+import * as E from "fp-ts/lib/Either.js";
+import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/shared.js";
 
@@ -108,9 +110,11 @@ describe("the citation reader", () => {
 // - a symbol with its file (`ANSWER_BOUNDS` (src/pass/answer/answer.ts), `sliceWhole` in …, `ledgerEvents`
 //   (ledger.ts)), which must stand in that file as a whole word;
 // - a Markdown link to a page of the repository, and its #anchor, which must be a heading's slug there;
-// - a page and heading in prose ("how-it-works.md, One pass, step 7", as the comments cite them).
-// A path a page names that is no file of this repository (pi's own pages, a file of the demo session's project) is
-// listed in NOT_OURS with why, and each such entry must still be named, so the list cannot outlive the page.
+// - a page and heading in prose ("how-it-works.md, One pass, step 7", as the comments cite them);
+// - `npm run <script>`, which package.json must hold.
+// A path or script a page names that is no file or script of this project (pi's own pages, a file of the demo
+// session's project, a script of the project a real transcript worked on) is listed in NOT_OURS with why, and each
+// such entry must still be named, so the list cannot outlive the page.
 
 /** The top-level folders and files a page may name by a path from the root. */
 const ROOTS = ["src", "test", "bench", "scripts", "mutation", "docs", "bin", ".ci"];
@@ -132,11 +136,21 @@ const LINK = /\]\((?![a-z][\w+.-]*:)([^)\s#]*)(?:#([^)\s]*))?\)/g;
 /** A page and a heading in prose ("how-it-works.md, One pass", "docs/security.md, Keys…"), up to `)` `,` `:` `;` `.` or a backtick. */
 const PROSE_CITATION = /(?<![\w/.-])(?:docs\/)?([\w-]+\.md), ([^),:;.`\n]+)/g;
 
-/** Paths pages name that are no files of this repository, by page, with why. */
-const NOT_OURS: readonly { readonly page: string; readonly path: string; readonly why: string }[] = [
-	{ page: "docs/evaluation.md", path: "src/index.ts", why: "a file of the demo session's shop API, in its rule" },
-	{ page: "docs/evaluation.md", path: "docs/models.md", why: "pi's own page on models.json" },
+/** `npm run` and the script it runs (`npm run -s state` runs `state`). */
+const NPM_RUN = /\bnpm run (?:-s )?([a-z][\w:-]*)/g;
+
+/** Paths and scripts pages name that are no files or scripts of this project, by page, with why. */
+const NOT_OURS: readonly { readonly page: string; readonly name: string; readonly why: string }[] = [
+	{ page: "docs/evaluation.md", name: "src/index.ts", why: "a file of the demo session's shop API, in its rule" },
+	{ page: "docs/evaluation.md", name: "docs/models.md", why: "pi's own page on models.json" },
+	{ page: "docs/evaluation.md", name: "check", why: "a script of pi's repository, in an open error of its session" },
+	{ page: "docs/evaluation.md", name: "publish", why: "a script of pi's repository, in an open error of its session" },
 ];
+
+/** The paths and scripts a page's text names. */
+function namesIn(text: string): string[] {
+	return [...text.matchAll(ROOT_PATH), ...text.matchAll(NPM_RUN)].map((m) => m[1] ?? "");
+}
 
 /** A problem a page has: the page and what it names that does not resolve. */
 function problem(page: string, what: string): string {
@@ -178,6 +192,8 @@ function hasWord(text: string, word: string): boolean {
 interface Repository {
 	readonly files: ReadonlySet<string>;
 	readonly read: (file: string) => string;
+	/** The scripts of package.json. */
+	readonly scripts: ReadonlySet<string>;
 }
 
 /** The files under `dir` of the repository, as paths from its root. */
@@ -213,10 +229,14 @@ function unresolved(page: string, text: string, repo: Repository): string[] {
 		const name = posix.basename(file);
 		basenames.set(name, [...(basenames.get(name) ?? []), file]);
 	}
-	const notOurs = new Set(NOT_OURS.filter((n) => n.page === page).map((n) => n.path));
+	const notOurs = new Set(NOT_OURS.filter((n) => n.page === page).map((n) => n.name));
 	for (const m of text.matchAll(ROOT_PATH)) {
 		const path = m[1] ?? "";
 		if (!notOurs.has(path) && !inRepository(repo.files, path)) found.push(problem(page, `no such path ${path}`));
+	}
+	for (const m of text.matchAll(NPM_RUN)) {
+		const script = m[1] ?? "";
+		if (!notOurs.has(script) && !repo.scripts.has(script)) found.push(problem(page, `no npm script ${script}`));
 	}
 	for (const m of text.matchAll(BARE_FILE)) {
 		const name = m[1] ?? "";
@@ -246,7 +266,15 @@ function unresolved(page: string, text: string, repo: Repository): string[] {
 
 const repoFiles = new Set(ROOTS.flatMap(filesUnder));
 for (const top of readdirSync(repoRoot, { withFileTypes: true })) if (top.isFile()) repoFiles.add(top.name);
-const repository: Repository = { files: repoFiles, read: (file) => readFileSync(join(repoRoot, file), "utf8") };
+const readRepo = (file: string) => readFileSync(join(repoRoot, file), "utf8");
+const manifest = t.type({ scripts: t.record(t.string, t.string) }).decode(JSON.parse(readRepo("package.json")));
+/** package.json's scripts, by name; none where it does not decode, so every `npm run` a page names fails. */
+const scripts: Readonly<Record<string, string>> = E.isRight(manifest) ? manifest.right.scripts : {};
+const repository: Repository = {
+	files: repoFiles,
+	read: readRepo,
+	scripts: new Set(Object.keys(scripts)),
+};
 
 /** The pages checked: the two at the root, docs/*.md, and every README.md under test/fixtures. */
 const pages = [
@@ -274,11 +302,27 @@ describe("the docs: README.md, CONTEXT.md, docs/*.md and the fixtures' READMEs",
 		expect(pages.flatMap((page) => unresolved(page, repository.read(page), repository))).toEqual([]);
 	});
 
-	it("name each path listed as no file of this repository, so the list holds no stale entry", () => {
-		const stale = NOT_OURS.filter(
-			(n) => ![...repository.read(n.page).matchAll(ROOT_PATH)].some((m) => m[1] === n.path),
-		);
+	it("name each path or script listed as not this project's, so the list holds no stale entry", () => {
+		const stale = NOT_OURS.filter((n) => !namesIn(repository.read(n.page)).includes(n.name));
 		expect(stale).toEqual([]);
+	});
+
+	it("README.md says what Longhaul is, how to install and configure it, and gives the two set-up commands", () => {
+		const readme = repository.read("README.md");
+		const setUp = readme.slice(readme.indexOf("the two set-up commands"));
+		expect({
+			what: readme.startsWith("# Longhaul\n\nA compaction extension for the [pi coding agent]"),
+			headings: [...headingsOf(readme)].filter((h) => h === "Install and run" || h === "Configure"),
+			installAndRun: /^npm ci && npm run state -- \S+/m.test(setUp),
+			test: /^npm test\b/m.test(setUp),
+			npmTest: scripts.test,
+		}).toEqual({
+			what: true,
+			headings: ["Install and run", "Configure"],
+			installAndRun: true,
+			test: true,
+			npmTest: "npm run typecheck && npm run lint && vitest run",
+		});
 	});
 
 	it("cite no document a clone does not have (the seed, SPEC)", () => {
@@ -298,13 +342,14 @@ describe("the docs' citation reader", () => {
 		"src/x/z.ts": "export function ledgerEvents() {}",
 		"bench/b.ts": "",
 	};
-	const repo: Repository = { files, read: (file) => texts[file] ?? "" };
+	const repo: Repository = { files, read: (file) => texts[file] ?? "", scripts: new Set(["state", "test:pi1"]) };
 
 	it("passes what is there: paths, folders, globs, bare names, symbols, links with anchors, prose headings", () => {
 		const text = [
 			"`src/x/y.ts`, src/x/ and src/x, bench/*.ts; (`ANSWER_BOUNDS`, src/x/y.ts) `ledgerEvents` (z.ts)",
 			"[a](a.md#one-pass) [b](a.md#on-the-data-1) [r](../README.md) [self](#on-the-data) [w](https://x.org/q.md)",
 			"see a.md, One pass, step 7; and docs/a.md, On the data. Also `./config.js` and /home/u/src/q.ts.",
+			"`npm run state -- F`, `npm run -s state`, npm run test:pi1",
 		].join("\n");
 		expect(unresolved("docs/a.md", text, repo)).toEqual([]);
 	});
@@ -312,11 +357,12 @@ describe("the docs' citation reader", () => {
 	it("names the page and each thing that is not there", () => {
 		const text = [
 			"src/x/gone.ts and `test/none/` and `moved.ts`; `answerBounds` in src/x/y.ts and `ANSWER_BOUNDS`",
-			"(src/x/z.ts) [c](c.md) [a](a.md#fenced) see a.md, Gone",
+			"(src/x/z.ts) [c](c.md) [a](a.md#fenced) see a.md, Gone; npm run states",
 		].join("\n");
 		expect(unresolved("docs/a.md", text, repo)).toEqual([
 			"docs/a.md: no such path src/x/gone.ts",
 			"docs/a.md: no such path test/none/",
+			"docs/a.md: no npm script states",
 			"docs/a.md: no file is named moved.ts",
 			"docs/a.md: src/x/y.ts holds no answerBounds",
 			"docs/a.md: src/x/z.ts holds no ANSWER_BOUNDS",
