@@ -104,7 +104,7 @@ describe("the citation reader", () => {
 });
 
 // The docs a reader of the repository meets (README.md, CONTEXT.md, docs/*.md and the fixtures' READMEs) name the
-// repository's files in five ways, and each must point at what is there today, so no page outlives a move:
+// repository's files in six ways, and each must point at what is there today, so no page outlives a move:
 // - a path from the repository's root (`src/pass/secrets/vendors.ts`, test/unit/events, mutation/), code blocks too;
 // - a bare file name (`diff-section.ts`), which some file of the repository must bear;
 // - a symbol with its file (`ANSWER_BOUNDS` (src/pass/answer/answer.ts), `sliceWhole` in …, `ledgerEvents`
@@ -116,12 +116,18 @@ describe("the citation reader", () => {
 // session's project, a script of the project a real transcript worked on) is listed in NOT_OURS with why, and each
 // such entry must still be named, so the list cannot outlive the page.
 
-/** The top-level folders and files a page may name by a path from the root. */
-const ROOTS = ["src", "test", "bench", "scripts", "mutation", "docs", "bin", ".ci"];
+/** The top-level folders a page may name a path in; a path under another (`packages/…`, `dist/`) is not the repository's. */
+const ROOTS: ReadonlySet<string> = new Set(["src", "test", "bench", "scripts", "mutation", "docs", "bin", ".ci"]);
 
-/** A path from the root: one of ROOTS then `/`, not inside a longer path or word; a trailing `.` or `,` left out. */
-const ROOT_PATH =
-	/(?<![\w./~-])((?:src|test|bench|scripts|mutation|docs|bin|\.ci)\/(?:[\w.*-]*[\w*])?(?:\/[\w.*-]*[\w*])*\/?)/g;
+/** A relative path, not inside a longer path or word; a trailing `.` or `,` left out. Only those under ROOTS count. */
+const RELATIVE_PATH = /(?<![\w./~-])((?:\.ci|[a-z][\w-]*)\/(?:[\w.*-]*[\w*])?(?:\/[\w.*-]*[\w*])*\/?)/g;
+
+/** The paths from the repository's root a text names: relative paths under one of ROOTS. */
+function rootPathsIn(text: string): string[] {
+	return [...text.matchAll(RELATIVE_PATH)]
+		.map((m) => m[1] ?? "")
+		.filter((path) => ROOTS.has(path.slice(0, path.indexOf("/"))));
+}
 
 /** A bare name of a code file, not the end of a path (`./config.js`, `bin/longhaul.js` are not bare). */
 const BARE_FILE = /(?<![\w./~-])([\w-]+(?:\.[\w-]+)*\.(?:ts|mjs|js))(?![\w/])/g;
@@ -149,7 +155,7 @@ const NOT_OURS: readonly { readonly page: string; readonly name: string; readonl
 
 /** The paths and scripts a page's text names. */
 function namesIn(text: string): string[] {
-	return [...text.matchAll(ROOT_PATH), ...text.matchAll(NPM_RUN)].map((m) => m[1] ?? "");
+	return [...rootPathsIn(text), ...[...text.matchAll(NPM_RUN)].map((m) => m[1] ?? "")];
 }
 
 /** A problem a page has: the page and what it names that does not resolve. */
@@ -230,8 +236,7 @@ function unresolved(page: string, text: string, repo: Repository): string[] {
 		basenames.set(name, [...(basenames.get(name) ?? []), file]);
 	}
 	const notOurs = new Set(NOT_OURS.filter((n) => n.page === page).map((n) => n.name));
-	for (const m of text.matchAll(ROOT_PATH)) {
-		const path = m[1] ?? "";
+	for (const path of rootPathsIn(text)) {
 		if (!notOurs.has(path) && !inRepository(repo.files, path)) found.push(problem(page, `no such path ${path}`));
 	}
 	for (const m of text.matchAll(NPM_RUN)) {
@@ -264,7 +269,7 @@ function unresolved(page: string, text: string, repo: Repository): string[] {
 	return found;
 }
 
-const repoFiles = new Set(ROOTS.flatMap(filesUnder));
+const repoFiles = new Set([...ROOTS].flatMap(filesUnder));
 for (const top of readdirSync(repoRoot, { withFileTypes: true })) if (top.isFile()) repoFiles.add(top.name);
 const readRepo = (file: string) => readFileSync(join(repoRoot, file), "utf8");
 const manifest = t.type({ scripts: t.record(t.string, t.string) }).decode(JSON.parse(readRepo("package.json")));
@@ -344,12 +349,12 @@ describe("the docs' citation reader", () => {
 	};
 	const repo: Repository = { files, read: (file) => texts[file] ?? "", scripts: new Set(["state", "test:pi1"]) };
 
-	it("passes what is there: paths, folders, globs, bare names, symbols, links with anchors, prose headings", () => {
+	it("passes what is there: paths, folders, globs, bare names, symbols, links, anchors, headings, scripts", () => {
 		const text = [
 			"`src/x/y.ts`, src/x/ and src/x, bench/*.ts; (`ANSWER_BOUNDS`, src/x/y.ts) `ledgerEvents` (z.ts)",
 			"[a](a.md#one-pass) [b](a.md#on-the-data-1) [r](../README.md) [self](#on-the-data) [w](https://x.org/q.md)",
 			"see a.md, One pass, step 7; and docs/a.md, On the data. Also `./config.js` and /home/u/src/q.ts.",
-			"`npm run state -- F`, `npm run -s state`, npm run test:pi1",
+			"`npm run state -- F`, `npm run -s state`, npm run test:pi1; in packages/coding-agent, `dist/.sources`",
 		].join("\n");
 		expect(unresolved("docs/a.md", text, repo)).toEqual([]);
 	});
