@@ -124,8 +124,8 @@ function idFor(index: Index, kind: Counted, carried: string | undefined): string
 
 /**
  * Gives the draft its own plain copy of each list for the batch. An immer draft array costs a proxy trap and a
- * finalize callback for every element pushed or read, which halved the fold's rate (the figures are in
- * docs/architecture.md); a plain array the draft holds costs nothing per element, and immer takes it as the new
+ * finalize callback for every element pushed or read, which halved the fold's rate (docs/evaluation.md, The fold's
+ * rate); a plain array the draft holds costs nothing per element, and immer takes it as the new
  * value when the batch ends. The entries in these lists are shared with the state the batch started from, so a case
  * reducer replaces an entry and never mutates one.
  */
