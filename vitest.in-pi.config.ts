@@ -11,6 +11,7 @@ export default defineConfig({
 			"test/e2e/extension.test.ts",
 			"test/e2e/extension-provider.test.ts",
 			"test/e2e/harness.test.ts",
+			"test/e2e/pi-material.test.ts",
 			"test/e2e/recall.test.ts",
 			"test/e2e/redaction.test.ts",
 			"test/e2e/redaction-attacks.test.ts",

@@ -196,6 +196,8 @@ export interface HarnessOptions {
 	readonly agentFiles?: Readonly<Record<string, string>>;
 	/** Files to write into the cwd before start, by relative path (e.g. `.pi/longhaul.json`). */
 	readonly projectFiles?: Readonly<Record<string, string>>;
+	/** Skill files or directories pi loads as `--skill` does (default none; nothing else is discovered). */
+	readonly skillPaths?: readonly string[];
 	/** Start even when an extension failed to load or a path loaded none (default false: the start throws). */
 	readonly allowLoadErrors?: boolean;
 	/**
@@ -340,6 +342,7 @@ export function harnessSettings(options: HarnessOptions) {
 export function loaderOptions(options: HarnessOptions) {
 	return {
 		additionalExtensionPaths: [...options.extensionPaths],
+		additionalSkillPaths: [...(options.skillPaths ?? [])],
 		noExtensions: true,
 		noSkills: true,
 		noPromptTemplates: true,
