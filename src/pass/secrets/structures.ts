@@ -2,37 +2,10 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { isIn, NAME, runStart } from "./chars.js";
+import { AUTHORITY_END, isIn, isMember, NAME, runStart, VALUE_END } from "./chars.js";
 import { assignedKind, nameStrength } from "./names.js";
 import type { SecretSpan } from "./span.js";
-import { classes, isPath, isPlaceholder, isPlainValue, looksRandom } from "./values.js";
-
-/** A value's character: not a blank, a quote, a bracket, a separator, a backslash or a cut mark. */
-function isValueChar(code: number): boolean {
-	return !(
-		code <= 0x20 ||
-		code === 0x22 ||
-		code === 0x27 ||
-		code === 0x60 ||
-		code === 0x2c ||
-		code === 0x3b ||
-		code === 0x26 ||
-		code === 0x3c ||
-		code === 0x3e ||
-		code === 0x28 ||
-		code === 0x29 ||
-		code === 0x7b ||
-		code === 0x7d ||
-		code === 0x5b ||
-		code === 0x5d ||
-		code === 0x5c ||
-		code === 0x2026 ||
-		code === 0x85 ||
-		code === 0xa0 ||
-		code === 0x2028 ||
-		code === 0x2029
-	);
-}
+import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
 
 /**
  * One text being scanned, with what was read of it remembered: the value run and the line end last found, so
@@ -46,7 +19,7 @@ class Scan {
 	valueEnd(from: number): number {
 		if (from >= this.value.from && from < this.value.end) return this.value.end;
 		let end = from;
-		while (end < this.text.length && isValueChar(this.text.charCodeAt(end))) end++;
+		while (end < this.text.length && !isMember(VALUE_END, this.text.charCodeAt(end))) end++;
 		if (end > from) this.value = { from, end };
 		return end;
 	}
@@ -111,7 +84,7 @@ function isFlagSecret(value: string): boolean {
 		!/^\d+$/.test(value) &&
 		!isPath(value) &&
 		(classes(value) >= 2 || looksRandom(value)) &&
-		!/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value)
+		!isPlainUrl(value)
 	);
 }
 
@@ -182,23 +155,6 @@ function setCommands(scan: Scan, into: SecretSpan[]): void {
 	}
 }
 
-/** Characters that end a URL's authority. */
-function endsAuthority(code: number): boolean {
-	return (
-		code <= 0x20 ||
-		code === 0x2f ||
-		code === 0x3f ||
-		code === 0x23 ||
-		code === 0x22 ||
-		code === 0x27 ||
-		code === 0x60 ||
-		code === 0x3c ||
-		code === 0x3e ||
-		code === 0x5c ||
-		code === 0x2026
-	);
-}
-
 /**
  * Passwords in URLs: `scheme://user:password@host`, `redis://:password@host`, a password holding `@` (the host
  * follows the last `@`), and a password a cut left at the end of a line. Only the password is taken.
@@ -212,7 +168,7 @@ function urlPasswords(scan: Scan, into: SecretSpan[]): void {
 		let end = from;
 		let lastAt = -1;
 		let colon = -1;
-		while (end < text.length && !endsAuthority(text.charCodeAt(end))) {
+		while (end < text.length && !isMember(AUTHORITY_END, text.charCodeAt(end))) {
 			if (text.charAt(end) === "@") lastAt = end;
 			else if (text.charAt(end) === ":" && colon < 0) colon = end;
 			end++;

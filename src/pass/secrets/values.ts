@@ -72,8 +72,13 @@ export function isCodeName(value: string): boolean {
 }
 
 /** Short words joined by dashes, dots or underscores (`same-origin`, `oauth2-pkce-flow`, `include`). */
-function isWords(value: string): boolean {
+export function isWords(value: string): boolean {
 	return /^[a-z]{1,12}[0-9]{0,2}(?:[-_.][a-z]{1,12}[0-9]{0,2}){0,8}$/i.test(value);
+}
+
+/** A URL without userinfo (`https://host/path`): no password in it. */
+export function isPlainUrl(value: string): boolean {
+	return /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,7 +91,7 @@ export function isPlainValue(value: string): boolean {
 	return (
 		isPath(value) ||
 		UUID.test(value) ||
-		/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value) ||
+		isPlainUrl(value) ||
 		/^(?:[0-9a-f]{7,128}|[0-9A-F]{7,128}|(?:sha1|sha256|sha384|sha512|md5)[:-][A-Za-z0-9+/=]+)$/.test(value) ||
 		/^(?:[A-Za-z0-9]{1,24}[-_.]){1,12}[0-9a-f]{7,128}$/i.test(value) ||
 		isWords(value) ||
