@@ -185,10 +185,16 @@ function urlPasswords(scan: Scan, into: SecretSpan[]): void {
 /** A netrc `password` token, on a `machine` or `default` entry's line or the lines under it. */
 const NETRC_PASSWORD = /(?:^|[ \t])password[ \t]+/gm;
 
+/**
+ * The most characters a finder reads back across line breaks: a netrc entry's `machine` and `login` before its
+ * `password`. Every other finder reads within a line, but for a private key block (its own span).
+ */
+export const READS_BACK = 300;
+
 function netrcPasswords(scan: Scan, into: SecretSpan[]): void {
 	const text = scan.text;
 	for (const m of text.matchAll(NETRC_PASSWORD)) {
-		const before = text.slice(Math.max(0, m.index - 300), m.index);
+		const before = text.slice(Math.max(0, m.index - READS_BACK), m.index);
 		if (!/\b(?:machine|default)\s/.test(before) || !/\blogin\s+\S/.test(before)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
 		if (value.end - value.start >= 4 && !isPlaceholder(text.slice(value.start, value.end)))
@@ -243,20 +249,32 @@ function privateKeys(scan: Scan, into: SecretSpan[]): void {
 	}
 }
 
-/** Every secret the structure around it shows in `text`, in no particular order; spans may overlap. */
-export function structureSpans(text: string): SecretSpan[] {
-	const spans: SecretSpan[] = [];
-	const scan = new Scan(text);
-	for (const find of [
-		assignments,
-		secretFlags,
-		shortFlags,
-		setCommands,
-		urlPasswords,
-		netrcPasswords,
-		cookies,
-		privateKeys,
-	])
-		find(scan, spans);
-	return spans;
+/** A finder of one structure: what it finds in the scan's text, pushed into `into`. */
+type Finder = (scan: Scan, into: SecretSpan[]) => void;
+
+/** Runs one finder on `text`. */
+function run(find: Finder): (text: string) => SecretSpan[] {
+	return (text) => {
+		const spans: SecretSpan[] = [];
+		find(new Scan(text), spans);
+		return spans;
+	};
 }
+
+/**
+ * The finders of structures, each on its own (the redactor may give the event loop a turn between them, on a long
+ * line none can be cut in). Each returns its spans in no particular order; spans may overlap.
+ */
+export const STRUCTURE_FINDERS: readonly ((text: string) => SecretSpan[])[] = [
+	assignments,
+	secretFlags,
+	shortFlags,
+	setCommands,
+	urlPasswords,
+	netrcPasswords,
+	cookies,
+	privateKeys,
+].map(run);
+
+/** The private key blocks in `text`: where a text may not be cut into pieces read apart. */
+export const privateKeySpans = run(privateKeys);
