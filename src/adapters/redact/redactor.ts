@@ -5,6 +5,7 @@ import {
 	readView,
 	type SecretSpan,
 	type View,
+	ViewReader,
 	vendorSpans,
 } from "../../pass/secrets/index.js";
 import { chunkRanges, type Range } from "./chunks.js";
@@ -144,7 +145,9 @@ async function scrub(texts: readonly string[], chunkChars: number): Promise<stri
 	const spans: SecretSpan[][] = texts.map(() => []);
 	const raw: SecretSpan[][] = texts.map(() => []);
 	for (const [i, text] of texts.entries()) {
-		const view = readView(text);
+		const reader = new ViewReader(text);
+		while (!reader.read(chunkChars)) await pause();
+		const view = reader.view();
 		views.push(view);
 		await pause();
 		for (const range of chunkRanges(view, chunkChars)) {

@@ -4,4 +4,4 @@ export { FINDERS, placed, secretSpans, secretValueKind } from "./find.js";
 export type { SecretSpan } from "./span.js";
 export { privateKeySpans, READS_BACK } from "./structures.js";
 export { vendorSpans } from "./vendors.js";
-export { originalRange, readView, type View } from "./view.js";
+export { originalRange, readView, type View, ViewReader } from "./view.js";

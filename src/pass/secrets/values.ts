@@ -50,10 +50,26 @@ function charKind(text: string, i: number): number {
  */
 export function isPlaceholder(value: string): boolean {
 	return (
-		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|\.\.\.|…|\*{4}|•{3}/.test(value) ||
+		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|…|\*{4}|•{3}/.test(value) ||
+		isElided(value) ||
 		/^(.)\1*$/.test(value) ||
 		/^[*xX.•-]+$/.test(value)
 	);
+}
+
+/** The most characters an elided example keeps before its `...` (`sk-ant-api03-...`, `abc...xyz`). */
+const ELIDED_KEEPS = 12;
+
+/**
+ * An elided example: `...` after a few characters, or at the end. A generated password may hold three dots too
+ * (`bCt_49rdwAHpFA8...wr`): with 12 characters or more before them and more after, they elide nothing.
+ */
+function isElided(value: string): boolean {
+	const dots = value.indexOf("...");
+	if (dots < 0) return false;
+	let after = dots;
+	while (value.charAt(after) === ".") after++;
+	return dots < ELIDED_KEEPS || after === value.length;
 }
 
 /** Long and random-looking: the mark of a generated key, not a word or a path. */
