@@ -300,12 +300,16 @@ function percent(c: string): string {
 	return `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
 }
 
-/** `text` percent-encoded as encodeURIComponent does, with the characters `picked` picks encoded too. */
+/**
+ * `text` percent-encoded as encodeURIComponent does, with the ASCII characters `picked` picks encoded too; read by
+ * code points, so a character past U+FFFF is encoded whole (encodeURIComponent throws on half of one).
+ */
 function urlEncoded(text: string, picked: (i: number) => boolean): string {
 	let out = "";
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charAt(i);
-		out += picked(i) ? percent(c) : encodeURIComponent(c);
+	let i = 0;
+	for (const c of text) {
+		out += picked(i) && c.charCodeAt(0) < 0x80 ? percent(c) : encodeURIComponent(c);
+		i += c.length;
 	}
 	return out;
 }
