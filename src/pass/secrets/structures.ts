@@ -2,7 +2,7 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { AUTHORITY_END, isIn, isMember, NAME, runStart, VALUE_END } from "./chars.js";
+import { AUTHORITY_END, charClass, isIn, isMember, NAME, runStart, VALUE_END } from "./chars.js";
 import { assignedKind, nameStrength } from "./names.js";
 import type { SecretSpan } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
@@ -59,7 +59,10 @@ function assignments(scan: Scan, into: SecretSpan[]): void {
 	}
 }
 
-/** The value after a flag or a command word: quoted to its closing quote on the line, or a run of non-blanks. */
+/** What ends an unquoted shell word: a blank, a quote, an operator (`mysql -p&` runs mysql in the background). */
+const SHELL_WORD_END = charClass("\u0000-\u0020\"'&;|<>()");
+
+/** The value after a flag or a command word: quoted to its closing quote on the line, or an unquoted shell word. */
 function flagValue(scan: Scan, from: number): { start: number; end: number } {
 	const text = scan.text;
 	const quote = text.charAt(from);
@@ -70,8 +73,7 @@ function flagValue(scan: Scan, from: number): { start: number; end: number } {
 		return { start: from + 1, end: close };
 	}
 	let end = from;
-	while (end < text.length && text.charCodeAt(end) > 0x20 && text.charAt(end) !== '"' && text.charAt(end) !== "'")
-		end++;
+	while (end < text.length && !isMember(SHELL_WORD_END, text.charCodeAt(end))) end++;
 	return { start: from, end };
 }
 

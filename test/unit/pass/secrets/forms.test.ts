@@ -80,6 +80,7 @@ describe("nothing else erased (issue 27)", () => {
 		"--token abcdef1234567890...",
 		"--api-key sk-abc...wxyz",
 		"password: Loading...",
+		"GET /cb?value=mysql -u root -p&lang=en HTTP/1.1",
 		"Usage: --api-key <key>  API key",
 	])("%s", async (line) => {
 		expect(await redacted(line)).toBe(line);
