@@ -171,6 +171,7 @@ const REPEATED_PREFIXES = [
 	"sk-",
 	"AKIA",
 	"-----BEGIN PRIVATE KEY-----",
+	"-----BEGIN PRIVATE KEY-----\n",
 	"a://b:c@",
 	"--password ",
 	"password=",
@@ -184,6 +185,7 @@ const REPEATED_PREFIXES = [
 export async function redactionCost(seed: number, size = MB, tokens = 50_000): Promise<void> {
 	const cases: CostCase[] = [
 		{ name: "ordinary tool output", texts: ordinaryTexts(seed, size) },
+		{ name: "ordinary tool output in one text", texts: [ordinaryTexts(seed, size).join("")] },
 		...REPEATED_PREFIXES.map((p) => ({ name: `repeated ${JSON.stringify(p)}`, texts: [repeated(p, size)] })),
 		{ name: `${tokens} distinct tokens in 50 texts`, texts: distinctTokens(seed, tokens, 50) },
 	];

@@ -56,8 +56,14 @@ export function pem(label: string, body: string): string {
 	return `-----BEGIN ${label}-----\n${lines.join("\n")}\n-----END ${label}-----`;
 }
 
+/** A kind of secret and its generator: the secret's text in context and the random body that must not survive. */
+interface Kind {
+	readonly kind: string;
+	readonly make: (random: Random) => Omit<Planted, "kind">;
+}
+
 /** One generator per kind: the secret's text in context and the random body that must not survive. */
-const KINDS: readonly { readonly kind: string; readonly make: (random: Random) => Omit<Planted, "kind"> }[] = [
+const KINDS: readonly Kind[] = [
 	{ kind: "github token", make: (r) => token("ghp_", chars(r, BASE62, 36)) },
 	{ kind: "github oauth token", make: (r) => token("gho_", chars(r, BASE62, 36)) },
 	{ kind: "github app token", make: (r) => token("ghs_", chars(r, BASE62, 36)) },
@@ -112,12 +118,9 @@ const KINDS: readonly { readonly kind: string; readonly make: (random: Random) =
 		make: (r) => block("OPENSSH PRIVATE KEY", `b3BlbnNzaC1rZXktdjEAAAAA${chars(r, BASE64, 400)}`),
 	},
 	{ kind: "ec private key", make: (r) => block("EC PRIVATE KEY", `MHc${chars(r, BASE64, 160)}`) },
-	{ kind: "password in url", make: (r) => url("https://deploy:", chars(r, BASE62, 18), "@git.example.com/repo.git") },
-	{ kind: "database password", make: (r) => url("postgres://app:", chars(r, BASE62, 18), "@db.internal:5432/app") },
-	{
-		kind: "mongodb password",
-		make: (r) => url("mongodb+srv://admin:", chars(r, BASE62, 20), "@cluster0.ab1cd.mongodb.net/"),
-	},
+	framed("password in url", "https://deploy:", BASE62, 18, "@git.example.com/repo.git"),
+	framed("database password", "postgres://app:", BASE62, 18, "@db.internal:5432/app"),
+	framed("mongodb password", "mongodb+srv://admin:", BASE62, 20, "@cluster0.ab1cd.mongodb.net/"),
 	{ kind: "npm token", make: (r) => token("npm_", chars(r, BASE62, 36)) },
 	{ kind: "npmrc auth token", make: (r) => named("//registry.npmjs.org/:_authToken=", chars(r, BASE62, 36)) },
 	{ kind: "linear token", make: (r) => token("lin_api_", chars(r, BASE62, 40)) },
@@ -153,29 +156,17 @@ const KINDS: readonly { readonly kind: string; readonly make: (random: Random) =
 	{ kind: "long value after a secret name (800 chars)", make: (r) => named("DEPLOY_SSH_KEY=", keyBase64(r, 800)) },
 	{ kind: "long value after a secret name (2,300 chars)", make: (r) => named("DEPLOY_SSH_KEY=", keyBase64(r, 2300)) },
 	// URL userinfo: a password with no user (redis's `requirepass` form) and a password holding an unescaped `@`.
-	{ kind: "redis url password", make: (r) => url("redis://:", chars(r, BASE62, 24), "@cache.internal:6379/0") },
+	framed("redis url password", "redis://:", BASE62, 24, "@cache.internal:6379/0"),
 	{
 		kind: "url password holding @",
 		make: (r) => url("postgres://app:", `${chars(r, BASE62, 6)}@${chars(r, BASE62, 14)}`, "@db.internal:5432/app"),
 	},
 	// Flags and their values, as each tool documents them.
-	{
-		kind: "--password flag",
-		make: (r) => url("docker login --username ci --password ", chars(r, PASSWORD, 20), " registry.example.com"),
-	},
-	{
-		kind: "--password= flag",
-		make: (r) => url("mysqldump --user=backup --password=", chars(r, PASSWORD, 18), " --single-transaction app"),
-	},
-	{
-		kind: "--token flag",
-		make: (r) => url("kubectl --server=https://10.0.0.1:6443 --token ", chars(r, URL_SAFE, 40), " get pods -A"),
-	},
-	{
-		kind: "--api-key flag",
-		make: (r) => url("pi --provider openrouter --api-key ", chars(r, BASE62, 40), ' -p "summarize the diff"'),
-	},
-	{ kind: "mysql -p", make: (r) => url("mysql -u root -p", chars(r, PASSWORD, 16), " -h db.internal app") },
+	framed("--password flag", "docker login --username ci --password ", PASSWORD, 20, " registry.example.com"),
+	framed("--password= flag", "mysqldump --user=backup --password=", PASSWORD, 18, " --single-transaction app"),
+	framed("--token flag", "kubectl --server=https://10.0.0.1:6443 --token ", URL_SAFE, 40, " get pods -A"),
+	framed("--api-key flag", "pi --provider openrouter --api-key ", BASE62, 40, ' -p "summarize the diff"'),
+	framed("mysql -p", "mysql -u root -p", PASSWORD, 16, " -h db.internal app"),
 	{
 		kind: "sshpass -p",
 		make: (r) => {
@@ -184,27 +175,21 @@ const KINDS: readonly { readonly kind: string; readonly make: (random: Random) =
 			return url(`sshpass -p ${quote}`, body, `${quote} ssh deploy@10.0.0.5 uptime`);
 		},
 	},
-	{
-		kind: "curl -u user:password",
-		make: (r) => url("curl -sS -u admin:", chars(r, PASSWORD, 20), " https://ci.example.com/api/json"),
-	},
+	framed("curl -u user:password", "curl -sS -u admin:", PASSWORD, 20, " https://ci.example.com/api/json"),
 	{
 		kind: "aws configure set",
 		make: (r) => named("aws configure set aws_secret_access_key ", chars(r, BASE64, 40)),
 	},
 	{ kind: "export NAME value", make: (r) => named("export AWS_SECRET_ACCESS_KEY ", chars(r, BASE64, 40)) },
-	{
-		kind: "netrc line",
-		make: (r) => url("machine git.example.com login deploy password ", chars(r, PASSWORD, 24), ""),
-	},
-	{
-		kind: "netrc line written by echo",
-		make: (r) => url('echo "machine api.example.com login ci password ', chars(r, PASSWORD, 24), '" >> ~/.netrc'),
-	},
-	{
-		kind: "x-api-key header",
-		make: (r) => url('curl -H "x-api-key: ', chars(r, BASE62, 40), '" https://api.example.com/v1/items'),
-	},
+	framed("netrc line", "machine git.example.com login deploy password ", PASSWORD, 24, ""),
+	framed(
+		"netrc line written by echo",
+		'echo "machine api.example.com login ci password ',
+		PASSWORD,
+		24,
+		'" >> ~/.netrc',
+	),
+	framed("x-api-key header", 'curl -H "x-api-key: ', BASE62, 40, '" https://api.example.com/v1/items'),
 	{
 		kind: "cookie header",
 		make: (r) =>
@@ -214,10 +199,7 @@ const KINDS: readonly { readonly kind: string; readonly make: (random: Random) =
 				"; theme=dark",
 			),
 	},
-	{
-		kind: "set-cookie header",
-		make: (r) => url("Set-Cookie: __Host-session=", chars(r, URL_SAFE, 43), "; Path=/; Secure; HttpOnly; SameSite=Lax"),
-	},
+	framed("set-cookie header", "Set-Cookie: __Host-session=", URL_SAFE, 43, "; Path=/; Secure; HttpOnly; SameSite=Lax"),
 	// Vendor shapes: Discord's webhook URL (an id and a 68-character token), Telegram's bot token (a bot id, a colon,
 	// 35 characters starting with A: gitleaks' telegram.go), Google's OAuth access token (`ya29.`).
 	{
@@ -251,6 +233,11 @@ function slack(random: Random, prefix: string): Omit<Planted, "kind"> {
 
 function block(label: string, body: string): Omit<Planted, "kind"> {
 	return { text: pem(label, body), body };
+}
+
+/** A kind whose secret is `length` characters of `alphabet` between fixed text (a flag, a URL, a header). */
+function framed(kind: string, before: string, alphabet: string, length: number, after: string): Kind {
+	return { kind, make: (r) => url(before, chars(r, alphabet, length), after) };
 }
 
 function url(before: string, body: string, after: string): Omit<Planted, "kind"> {
@@ -313,12 +300,16 @@ function percent(c: string): string {
 	return `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`;
 }
 
-/** `text` percent-encoded as encodeURIComponent does, with the characters `picked` picks encoded too. */
+/**
+ * `text` percent-encoded as encodeURIComponent does, with the ASCII characters `picked` picks encoded too; read by
+ * code points, so a character past U+FFFF is encoded whole (encodeURIComponent throws on half of one).
+ */
 function urlEncoded(text: string, picked: (i: number) => boolean): string {
 	let out = "";
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charAt(i);
-		out += picked(i) ? percent(c) : encodeURIComponent(c);
+	let i = 0;
+	for (const c of text) {
+		out += picked(i) && c.charCodeAt(0) < 0x80 ? percent(c) : encodeURIComponent(c);
+		i += c.length;
 	}
 	return out;
 }

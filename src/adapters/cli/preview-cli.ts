@@ -7,7 +7,7 @@ import { sanitize, taggedRulesNotice } from "../../projections/index.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
 import { type PassOutcome, runPass } from "../pass/run-pass.js";
-import { createRedactor, redactRendered } from "../redact/index.js";
+import { createRedactor } from "../redact/index.js";
 import { readSession } from "./session-file.js";
 import type { CliResult } from "./state-cli.js";
 
@@ -117,7 +117,7 @@ export async function previewOf(
 			status: () => undefined,
 			now: caps.now,
 			redact: redactor.redactAll,
-			redactSummary: (summary) => redactRendered(redactor, summary),
+			redactSummary: redactor.redact,
 		},
 	);
 	return { firstKeptEntryId, outcome, summary: outcome.summary, problems };

@@ -4,7 +4,7 @@ import type { State } from "../../reducers/index.js";
 import { foldRead, stateAtSpan } from "../../reducers/index.js";
 import { agentDir, newestTranscript } from "../agent-dir.js";
 import { loadConfig } from "../config.js";
-import { createRedactor, type Redactor, redactJson, redactRendered } from "../redact/index.js";
+import { createRedactor, type Redactor, redactJson } from "../redact/index.js";
 import { readSession } from "./session-file.js";
 
 /** What the state inspector prints, and its exit code. */
@@ -93,6 +93,6 @@ export async function runStateCli(
 				? await redactor.redact(anomaliesView(folded.state))
 				: view === "json"
 					? await redactedJson(redactor, state)
-					: await redactRendered(redactor, stateView(state));
+					: await redactor.redact(stateView(state));
 	return { stdout, stderr, code: 0 };
 }

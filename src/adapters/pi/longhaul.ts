@@ -7,7 +7,7 @@ import { loadConfig, type Route, redactNotice } from "../config.js";
 import { errorFields, type Log, type LogConfig, logReport } from "../log/index.js";
 import { type Summarizer, summarizerModel } from "../pass/pi-model.js";
 import type { PassOutcome, runPass } from "../pass/run-pass.js";
-import { createRedactor, redactingModel, redactRendered } from "../redact/index.js";
+import { createRedactor, redactingModel } from "../redact/index.js";
 import { onCompactFailed } from "./compact-failed.js";
 import { stripKeptWindow } from "./kept-window.js";
 import { capNotice, compactionRecord, sessionFields } from "./log-fields.js";
@@ -182,7 +182,7 @@ async function compactWithLonghaul(w: Wiring, event: SessionBeforeCompactEvent, 
 				status,
 				now: deps.now,
 				redact: redactor.redactAll,
-				redactSummary: (text) => redactRendered(redactor, text),
+				redactSummary: redactor.redact,
 			},
 		);
 		track(ctx, { type: "pass-returned", started, pass: outcome });
@@ -259,7 +259,7 @@ function registerCommands(pi: ExtensionAPI, deps: LonghaulDeps) {
 			// The session's state is never kept in memory: the branch in view is folded on every read, so a fork, a
 			// resume, a reload, a /tree move or a note just remembered can never leave it stale.
 			const view = stateView(foldEntries(ctx.sessionManager.getBranch()).state);
-			ctx.ui.notify(await redactRendered(settingsFor(deps, ctx.cwd).redactor, view), "info");
+			ctx.ui.notify(await settingsFor(deps, ctx.cwd).redactor.redact(view), "info");
 		},
 	});
 	pi.registerCommand("longhaul-report", {

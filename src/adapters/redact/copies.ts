@@ -1,37 +1,13 @@
 // Copies of found secrets, wherever else they stand in a batch as a whole token: one pass over each text's tokens,
 // each looked up in a map of the secrets found, so the cost is the text's length whatever the number of secrets.
 
-import type { SecretSpan } from "../../pass/secrets/index.js";
+import { isMember, type SecretSpan, TOKEN_END } from "../../pass/secrets/index.js";
 
 /** The secrets found in a batch, by their text, with the kind each was found as. */
 export type Found = ReadonlyMap<string, string>;
 
 /** A found secret this long is also replaced wherever else it stands (shorter copies could be words). */
 export const MIN_COPY_CHARS = 12;
-
-/** What ends a token: a blank, a quote, a bracket, a comma or a semicolon. */
-function endsToken(code: number): boolean {
-	return (
-		code <= 0x20 ||
-		code === 0x22 ||
-		code === 0x27 ||
-		code === 0x60 ||
-		code === 0x28 ||
-		code === 0x29 ||
-		code === 0x5b ||
-		code === 0x5d ||
-		code === 0x7b ||
-		code === 0x7d ||
-		code === 0x3c ||
-		code === 0x3e ||
-		code === 0x2c ||
-		code === 0x3b ||
-		code === 0x85 ||
-		code === 0xa0 ||
-		code === 0x2028 ||
-		code === 0x2029
-	);
-}
 
 /**
  * The parts of a token a secret may stand as: the whole, what follows its first `=` or its last `:` (`NAME=secret`,
@@ -59,9 +35,9 @@ export function copySpans(text: string, found: Found): SecretSpan[] {
 	const spans: SecretSpan[] = [];
 	let i = 0;
 	while (i < text.length) {
-		while (i < text.length && endsToken(text.charCodeAt(i))) i++;
+		while (i < text.length && isMember(TOKEN_END, text.charCodeAt(i))) i++;
 		const start = i;
-		while (i < text.length && !endsToken(text.charCodeAt(i))) i++;
+		while (i < text.length && !isMember(TOKEN_END, text.charCodeAt(i))) i++;
 		if (i - start < MIN_COPY_CHARS) continue;
 		for (const part of parts(text.slice(start, i), start)) {
 			const kind = found.get(text.slice(part.start, part.end));

@@ -1,3 +1,3 @@
 export { redactJson } from "./json.js";
-export { redactingModel, redactRendered } from "./outgoing.js";
+export { redactingModel } from "./outgoing.js";
 export { createRedactor, marker, type Redactor } from "./redactor.js";

@@ -1,14 +1,11 @@
 import type { Redactor } from "./redactor.js";
 
-/** Where a string stands in a JSON value: the keys and indexes from the root down. */
-export type JsonPath = readonly (string | number)[];
-
-/** `value` with each string replaced by `at(string, path)`, walked in one fixed order; keys are left as they are. */
-export function mapStrings(value: unknown, path: JsonPath, at: (text: string, path: JsonPath) => string): unknown {
-	if (typeof value === "string") return at(value, path);
-	if (Array.isArray(value)) return value.map((item, i) => mapStrings(item, [...path, i], at));
+/** `value` with each string replaced by `at(string)`, walked in one fixed order; keys are left as they are. */
+export function mapStrings(value: unknown, at: (text: string) => string): unknown {
+	if (typeof value === "string") return at(value);
+	if (Array.isArray(value)) return value.map((item) => mapStrings(item, at));
 	if (typeof value === "object" && value !== null)
-		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, [...path, k], at)]));
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapStrings(v, at)]));
 	return value;
 }
 
@@ -18,11 +15,11 @@ export function mapStrings(value: unknown, path: JsonPath, at: (text: string, pa
  */
 export async function redactJson(redactor: Redactor, value: unknown): Promise<unknown> {
 	const texts: string[] = [];
-	mapStrings(value, [], (text) => {
+	mapStrings(value, (text) => {
 		texts.push(text);
 		return text;
 	});
 	const redacted = await redactor.redactAll(texts);
 	let next = 0;
-	return mapStrings(value, [], (text) => redacted[next++] ?? text);
+	return mapStrings(value, (text) => redacted[next++] ?? text);
 }

@@ -2,14 +2,6 @@ import type { ConversationInput } from "../../pass/conversation/index.js";
 import type { Conversation, PassModel } from "../pass/model.js";
 import type { Redactor } from "./redactor.js";
 
-/**
- * A rendered summary or state view with its secrets replaced, the rules' words too: a secret the user put in a rule
- * is still a secret in every output (the state keeps the rule, in force, with the user's own bytes).
- */
-export async function redactRendered(redactor: Redactor, text: string): Promise<string> {
-	return redactor.redact(text);
-}
-
 async function redactedInput(redactor: Redactor, input: ConversationInput): Promise<ConversationInput> {
 	if (input.kind === "text") return { kind: "text", text: await redactor.redact(input.text) };
 	const texts = await redactor.redactAll(input.answers.map((a) => a.text));

@@ -1,17 +1,13 @@
 /**
  * What secretlint's recommended preset finds that Longhaul's own finders (src/pass/secrets) may not: an npm auth
- * token's or a package.json's URL token, an AWS secret key's or account id's name, a private key's header,
- * credentials in a URL. Vendor tokens are left to the table in src/pass/secrets/vendors.ts, which holds every prefix
- * the preset knows, so a line of vendor tokens alone is never linted (the lint is the costly step). A superset on
- * purpose.
+ * token's or a package.json's URL token, an AWS secret key's or account id's name, credentials in a URL. Vendor
+ * tokens are left to the table in src/pass/secrets/vendors.ts, which holds every prefix the preset knows, and private
+ * keys to the block finder there, which takes every block the preset's rule takes and more (a block without its end
+ * line, one shorter than 100 characters), so a line of vendor tokens or of a key alone is never linted (the lint is
+ * the costly step). A superset on purpose.
  */
 export const LINT_TRIGGER =
-	/x-oauth-basic|_authToken|PRIVATE KEY|[Ss]ecret|SECRET|[Aa]ccount|ACCOUNT|:\/\/[^\s/@:]{1,300}:[^\s/@]{1,300}@/;
-
-const PRIVATE_KEY_BEGIN = /-----BEGIN[ A-Z]{0,20}PRIVATE KEY/;
-const PRIVATE_KEY_END = /-----END[ A-Z]{0,20}PRIVATE KEY/;
-/** The most lines a private key block is followed for (a 16384-bit RSA key is about 200). */
-const KEY_BLOCK_LINES = 250;
+	/x-oauth-basic|_authToken|[Ss]ecret|SECRET|[Aa]ccount|ACCOUNT|:\/\/[^\s/@:]{1,300}:[^\s/@]{1,300}@/;
 
 /** A run of picked lines of one text: which text, where the run starts in it, and where in the joined lines. */
 export interface Piece {
@@ -28,9 +24,9 @@ export interface Candidates {
 }
 
 /**
- * The lines of `texts` that may hold a secret: each line with a trigger, the line after it (a value may follow its
- * name on the next line), and a private key block to its end line. One string, so the whole batch costs one scan;
- * the pieces place what is found there back in its own text.
+ * The lines of `texts` that may hold a secret: each line with a trigger and the line after it (a value may follow its
+ * name on the next line). One string, so the whole batch costs one scan; the pieces place what is found there back
+ * in its own text.
  */
 export function candidateLines(texts: readonly string[], trigger: RegExp): Candidates {
 	const parts: string[] = [];
@@ -52,11 +48,10 @@ export function candidateLines(texts: readonly string[], trigger: RegExp): Candi
 		const lines = text.split("\n");
 		for (let i = 0; i < lines.length; i++) {
 			const line = lines[i] ?? "";
-			if (i <= until || trigger.test(line)) {
+			const triggered = trigger.test(line);
+			if (triggered || i <= until) {
 				run = { at: run?.at ?? offset, end: offset + line.length };
-				if (PRIVATE_KEY_BEGIN.test(line) && !PRIVATE_KEY_END.test(line)) until = Math.max(until, i + KEY_BLOCK_LINES);
-				else if (PRIVATE_KEY_END.test(line)) until = i;
-				else until = Math.max(until, i + 1);
+				if (triggered) until = i + 1;
 			} else close();
 			offset += line.length + 1;
 		}

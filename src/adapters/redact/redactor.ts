@@ -1,4 +1,14 @@
-import { placed, readView, type SecretSpan, type View, vendorSpans, viewSpans } from "../../pass/secrets/index.js";
+import {
+	FINDERS,
+	placed,
+	READS_BACK,
+	readView,
+	type SecretSpan,
+	type View,
+	ViewReader,
+	vendorSpans,
+} from "../../pass/secrets/index.js";
+import { chunkRanges, type Range } from "./chunks.js";
 import { copySpans, MIN_COPY_CHARS } from "./copies.js";
 import { type Candidates, candidateLines, LINT_TRIGGER, pieceAt } from "./prefilter.js";
 
@@ -37,33 +47,77 @@ function pacer(): () => Promise<void> {
 	};
 }
 
-/** The spans found in the joined candidate lines, placed in the views they came from (a span ends with its piece). */
-function place(candidates: Candidates, found: readonly SecretSpan[], into: SecretSpan[][], first: number): void {
+/** A range of one text of the batch, read apart: its view's range, and where it stands in the original. */
+interface Chunk extends Range {
+	readonly text: number;
+	readonly original: Range;
+}
+
+/** The view's range [start, end) as it stands in the original: from after the source of the character before it. */
+function originalOf(view: View, text: string, range: Range): Range {
+	if (view.origin === undefined) return range;
+	const start = range.start === 0 ? 0 : (view.origin.ends[range.start - 1] ?? 0);
+	return { start, end: range.end === view.text.length ? text.length : (view.origin.ends[range.end - 1] ?? 0) };
+}
+
+/**
+ * What `find` finds in `text`'s range, read with the READS_BACK characters before it (a finder that reads back sees
+ * what it would see in the whole text), spans that start before the range left to the range before; into `into`.
+ */
+function findInRange(
+	find: (text: string) => SecretSpan[],
+	text: string,
+	range: Range,
+	into: SecretSpan[],
+	least: number,
+): void {
+	const from = Math.max(0, range.start - READS_BACK);
+	for (const s of find(text.slice(from, range.end)))
+		if (from + s.start >= range.start && s.end - s.start >= least)
+			into.push({ start: from + s.start, end: from + s.end, kind: s.kind });
+}
+
+/** The spans found in the joined candidate lines, placed in the chunks they came from (a span ends with its piece). */
+function place(
+	candidates: Candidates,
+	found: readonly SecretSpan[],
+	chunks: readonly Chunk[],
+	into: SecretSpan[][],
+): void {
 	for (const span of found) {
 		const piece = pieceAt(candidates.pieces, span.start);
-		if (piece === undefined) continue;
-		const start = piece.at + span.start - piece.from;
-		const end = piece.at + Math.min(span.end, piece.from + piece.length) - piece.from;
-		if (end - start >= MIN_SECRET_CHARS) into[first + piece.text]?.push({ start, end, kind: span.kind });
+		const chunk = piece === undefined ? undefined : chunks[piece.text];
+		if (piece === undefined || chunk === undefined) continue;
+		const start = chunk.start + piece.at + span.start - piece.from;
+		const end = chunk.start + piece.at + Math.min(span.end, piece.from + piece.length) - piece.from;
+		if (end - start >= MIN_SECRET_CHARS) into[chunk.text]?.push({ start, end, kind: span.kind });
 	}
 }
 
-/** secretlint's finds in the views' candidate lines, a few texts per lint, into each view's spans. */
-async function lintInto(views: readonly View[], into: SecretSpan[][], pause: () => Promise<void>): Promise<void> {
-	for (let first = 0; first < views.length; ) {
+/** secretlint's finds in the chunks' candidate lines, a few chunks per lint, into each text's view spans. */
+async function lintInto(
+	views: readonly View[],
+	chunks: readonly Chunk[],
+	into: SecretSpan[][],
+	pause: () => Promise<void>,
+): Promise<void> {
+	const textOf = (c: Chunk | undefined) => (c === undefined ? "" : (views[c.text]?.text.slice(c.start, c.end) ?? ""));
+	for (let first = 0; first < chunks.length; ) {
 		let size = 0;
 		let last = first;
-		while (last < views.length && (last === first || size + (views[last]?.text.length ?? 0) <= LINT_CHARS))
-			size += views[last++]?.text.length ?? 0;
-		const lint = candidateLines(
-			views.slice(first, last).map((v) => v.text),
-			LINT_TRIGGER,
-		);
+		while (last < chunks.length && (last === first || size + chunkLength(chunks[last]) <= LINT_CHARS))
+			size += chunkLength(chunks[last++]);
+		const group = chunks.slice(first, last);
+		const lint = candidateLines(group.map(textOf), LINT_TRIGGER);
 		// secretlint is imported only when a line may hold what it finds: loading it costs more than most lints.
-		if (lint.joined !== "") place(lint, await (await import("./secretlint.js")).lintSecrets(lint.joined), into, first);
+		if (lint.joined !== "") place(lint, await (await import("./secretlint.js")).lintSecrets(lint.joined), group, into);
 		first = last;
 		await pause();
 	}
+}
+
+function chunkLength(chunk: Chunk | undefined): number {
+	return chunk === undefined ? 0 : chunk.end - chunk.start;
 }
 
 /** The text with its spans replaced: overlapping spans are one, named by the longest that starts first. */
@@ -79,34 +133,57 @@ function replaced(text: string, spans: readonly SecretSpan[]): string {
 	return out + text.slice(at);
 }
 
-/** The batch redacted: secrets found in each text's view, secretlint's finds, then copies of the long ones. */
-async function scrub(texts: readonly string[]): Promise<string[]> {
+/**
+ * The batch redacted: each text's view cut into chunks (chunks.ts), secrets found in each chunk's view, its vendor
+ * tokens as they stand where the view differs, secretlint's finds, then copies of the long ones over every chunk.
+ * The thread is given back between chunks, and between finders on a chunk too long to cut.
+ */
+async function scrub(texts: readonly string[], chunkChars: number): Promise<string[]> {
 	const pause = pacer();
 	const views: View[] = [];
-	const spans: SecretSpan[][] = [];
-	const raw: SecretSpan[][] = [];
-	for (const text of texts) {
-		const view = readView(text);
+	const chunks: Chunk[] = [];
+	const spans: SecretSpan[][] = texts.map(() => []);
+	const raw: SecretSpan[][] = texts.map(() => []);
+	for (const [i, text] of texts.entries()) {
+		const reader = new ViewReader(text);
+		while (!reader.read(chunkChars)) await pause();
+		const view = reader.view();
 		views.push(view);
-		spans.push(viewSpans(view.text).filter((s) => s.end - s.start >= MIN_SECRET_CHARS));
-		raw.push(view.origin === undefined ? [] : vendorSpans(text));
 		await pause();
+		for (const range of chunkRanges(view, chunkChars)) {
+			const chunk = { ...range, text: i, original: originalOf(view, text, range) };
+			chunks.push(chunk);
+			const uncut = range.end - range.start > chunkChars;
+			for (const find of FINDERS) {
+				findInRange(find, view.text, range, spans[i] ?? [], MIN_SECRET_CHARS);
+				if (uncut) await pause();
+			}
+			if (view.origin !== undefined) findInRange(vendorSpans, text, chunk.original, raw[i] ?? [], 0);
+			await pause();
+		}
 	}
 	// secretlint's finds come first, so a stretch both find is named by secretlint's kind.
-	const linted: SecretSpan[][] = views.map(() => []);
-	await lintInto(views, linted, pause);
+	const linted: SecretSpan[][] = texts.map(() => []);
+	await lintInto(views, chunks, linted, pause);
 	const found = new Map<string, string>();
 	const keep = (secret: string, kind: string) => {
 		if (secret.length >= MIN_COPY_CHARS && !found.has(secret)) found.set(secret, kind);
 	};
-	views.forEach((view, i) => {
+	for (const [i, view] of views.entries()) {
 		for (const s of [...(linted[i] ?? []), ...(spans[i] ?? [])]) keep(view.text.slice(s.start, s.end), s.kind);
 		for (const s of raw[i] ?? []) keep(texts[i]?.slice(s.start, s.end) ?? "", s.kind);
-	});
+		await pause();
+	}
+	const copies: SecretSpan[][] = texts.map(() => []);
+	for (const chunk of chunks) {
+		const view = views[chunk.text];
+		if (view !== undefined) findInRange((t) => copySpans(t, found), view.text, chunk, copies[chunk.text] ?? [], 0);
+		await pause();
+	}
 	const out: string[] = [];
 	for (const [i, text] of texts.entries()) {
 		const view = views[i] ?? readView(text);
-		const inView = [...(linted[i] ?? []), ...(spans[i] ?? []), ...copySpans(view.text, found)];
+		const inView = [...(linted[i] ?? []), ...(spans[i] ?? []), ...(copies[i] ?? [])];
 		const all = [...placed(view, inView), ...(raw[i] ?? [])];
 		out.push(all.length === 0 ? text : replaced(text, all));
 		await pause();
@@ -114,13 +191,18 @@ async function scrub(texts: readonly string[]): Promise<string[]> {
 	return out;
 }
 
+/** The longest text read at once: a longer one is cut into chunks (chunks.ts), about this long. */
+const CHUNK_CHARS = 64 * 1024;
+
 /**
  * The redactor: Longhaul's own finders (src/pass/secrets: vendor tokens, names and their values, flags, URLs, netrc,
  * cookies, private keys) and secretlint's recommended preset, each on the text as a reader sees it (escapes decoded,
- * invisible characters dropped). Off only when the user set `redact: false`.
+ * invisible characters dropped). Off only when the user set `redact: false`. `chunkChars` is for tests: what it
+ * gives does not depend on it.
  */
-export function createRedactor(enabled: boolean): Redactor {
-	const redactAll = async (texts: readonly string[]): Promise<string[]> => (enabled ? scrub(texts) : [...texts]);
+export function createRedactor(enabled: boolean, chunkChars = CHUNK_CHARS): Redactor {
+	const redactAll = async (texts: readonly string[]): Promise<string[]> =>
+		enabled ? scrub(texts, chunkChars) : [...texts];
 	return {
 		redactAll,
 		redact: async (text) => (await redactAll([text]))[0] ?? text,

@@ -34,7 +34,7 @@ function mapMessage(m: Message, f: (text: string) => string): Message {
 		return {
 			...m,
 			text: f(m.text),
-			toolCalls: m.toolCalls.map((call) => ({ ...call, arguments: mapStrings(call.arguments, [], f) })),
+			toolCalls: m.toolCalls.map((call) => ({ ...call, arguments: mapStrings(call.arguments, f) })),
 			errorMessage: f(m.errorMessage),
 		};
 	if (m.role === "toolResult") return { ...m, text: f(m.text) };

@@ -1,27 +1,35 @@
 // Character classes of tokens, as tables: a run of a class is read by a loop, never by a pattern that can backtrack.
 
-/** An ASCII character class: `has[code]` is 1 for its members. */
+/** A character class: `has[code]` is 1 for its ASCII members; `wide` holds the few past ASCII. */
 export interface CharClass {
 	readonly has: Uint8Array;
+	readonly wide: ReadonlySet<number>;
 }
 
-/** The class of the characters of `members` (ranges as `a-z`). */
+/** The class of the characters of `members` (ranges as `a-z`, ASCII only). */
 export function charClass(members: string): CharClass {
 	const has = new Uint8Array(128);
+	const wide = new Set<number>();
 	for (let i = 0; i < members.length; i++) {
 		const from = members.charCodeAt(i);
 		if (members.charAt(i + 1) === "-" && i + 2 < members.length) {
 			for (let c = from; c <= members.charCodeAt(i + 2); c++) has[c] = 1;
 			i += 2;
-		} else has[from] = 1;
+		} else if (from < 128) has[from] = 1;
+		else wide.add(from);
 	}
-	return { has };
+	return { has, wide };
+}
+
+/** True when the character `code` is in `cls`. */
+export function isMember(cls: CharClass, code: number): boolean {
+	return code < 128 ? cls.has[code] === 1 : cls.wide.has(code);
 }
 
 /** True when the character at `at` is in `cls` (false past either end). */
 export function isIn(cls: CharClass, text: string, at: number): boolean {
-	const code = text.charCodeAt(at);
-	return code < 128 && cls.has[code] === 1;
+	// Past either end `charCodeAt` is NaN, which no class holds.
+	return isMember(cls, text.charCodeAt(at));
 }
 
 /** Where the run of `cls` that starts at `from` ends (the first index not in it). */
@@ -66,3 +74,15 @@ export const LETTERS = charClass("A-Za-z");
 export const DIGITS = charClass("0-9");
 /** What a name may be made of: `AWS_SECRET_ACCESS_KEY`, `db.password`, `x-api-key`. */
 export const NAME = charClass("A-Za-z0-9_.-");
+
+/**
+ * What ends any stretch read as one piece: a blank (control characters, NEL, the no-break space, the line and
+ * paragraph separators), a quote, an angle bracket.
+ */
+const STOPS = "\u0000-\u0020\u0085\u00a0\u2028\u2029\"'`<>";
+/** What ends a token a copy of a secret may stand as: a stop, a bracket, a comma, a semicolon. */
+export const TOKEN_END = charClass(`${STOPS}()[]{},;`);
+/** What ends a value after a name: a token's end, `&` (a query string's next field), a backslash, a cut mark `…`. */
+export const VALUE_END = charClass(`${STOPS}()[]{},;&\\\u2026`);
+/** What ends a URL's authority: a stop, the path's, query's or fragment's start, a backslash, a cut mark `…`. */
+export const AUTHORITY_END = charClass(`${STOPS}/?#\\\u2026`);

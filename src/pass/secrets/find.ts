@@ -3,13 +3,16 @@
 
 import { assignedKind } from "./names.js";
 import type { SecretSpan } from "./span.js";
-import { structureSpans } from "./structures.js";
+import { STRUCTURE_FINDERS } from "./structures.js";
 import { vendorSpans } from "./vendors.js";
 import { originalRange, readView, type View } from "./view.js";
 
+/** Every finder of a view's text: vendor tokens, then the structures. */
+export const FINDERS: readonly ((text: string) => SecretSpan[])[] = [vendorSpans, ...STRUCTURE_FINDERS];
+
 /** The spans found in a view's text, in the view's places. */
-export function viewSpans(text: string): SecretSpan[] {
-	return [...vendorSpans(text), ...structureSpans(text)];
+function viewSpans(text: string): SecretSpan[] {
+	return FINDERS.flatMap((find) => find(text));
 }
 
 /** A view's spans placed in the original text. */

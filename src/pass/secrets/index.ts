@@ -1,5 +1,7 @@
 // Secrets found by code, without a model: on whole texts, linear in them (docs/security.md, Keys and tokens in tool output).
-export { placed, secretSpans, secretValueKind, viewSpans } from "./find.js";
+export { isMember, TOKEN_END } from "./chars.js";
+export { FINDERS, placed, secretSpans, secretValueKind } from "./find.js";
 export type { SecretSpan } from "./span.js";
+export { privateKeySpans, READS_BACK } from "./structures.js";
 export { vendorSpans } from "./vendors.js";
-export { originalRange, readView, type View } from "./view.js";
+export { originalRange, readView, type View, ViewReader } from "./view.js";

@@ -1,7 +1,17 @@
 // Names that hold secrets, matched as names: split into words (`AWS_SECRET_ACCESS_KEY`, `apiKey`, `x-api-key`), so
 // `PWD`, `OLDPWD`, `PUBLIC_KEY`, `idempotencyKey` and `credentials: 'same-origin'` are told from a password or a key.
 
-import { classes, HEAD, isCodeName, isPath, isPlaceholder, isPlainValue, looksRandom } from "./values.js";
+import {
+	classes,
+	HEAD,
+	isCodeName,
+	isPath,
+	isPlaceholder,
+	isPlainUrl,
+	isPlainValue,
+	isWords,
+	looksRandom,
+} from "./values.js";
 
 /** How strongly a name says its value is secret. */
 type Strength = "password" | "strong" | "weak";
@@ -99,10 +109,10 @@ export function assignedKind(name: string, value: string): string | undefined {
 	if (strength === undefined) return undefined;
 	const head = value.slice(0, HEAD);
 	if (head.length < 8 || isPlaceholder(head) || /^\d+$/.test(head)) return undefined;
-	if (isPath(head) || /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(head)) return undefined;
+	if (isPath(head) || isPlainUrl(head)) return undefined;
 	if (strength === "password") return classes(head) >= 2 || looksRandom(head) ? "password" : undefined;
 	if (isCodeName(head)) return undefined;
 	if (strength === "weak") return looksRandom(head) && !isPlainValue(head) ? kindOf(name, strength) : undefined;
-	if (/^[a-z]{1,12}[0-9]{0,2}(?:[-_.][a-z]{1,12}[0-9]{0,2}){0,8}$/i.test(head)) return undefined;
+	if (isWords(head)) return undefined;
 	return classes(head) >= 2 || looksRandom(head) ? kindOf(name, strength) : undefined;
 }

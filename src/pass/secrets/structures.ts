@@ -2,37 +2,10 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { isIn, NAME, runStart } from "./chars.js";
+import { AUTHORITY_END, charClass, isIn, isMember, NAME, runStart, VALUE_END } from "./chars.js";
 import { assignedKind, nameStrength } from "./names.js";
 import type { SecretSpan } from "./span.js";
-import { classes, isPath, isPlaceholder, isPlainValue, looksRandom } from "./values.js";
-
-/** A value's character: not a blank, a quote, a bracket, a separator, a backslash or a cut mark. */
-function isValueChar(code: number): boolean {
-	return !(
-		code <= 0x20 ||
-		code === 0x22 ||
-		code === 0x27 ||
-		code === 0x60 ||
-		code === 0x2c ||
-		code === 0x3b ||
-		code === 0x26 ||
-		code === 0x3c ||
-		code === 0x3e ||
-		code === 0x28 ||
-		code === 0x29 ||
-		code === 0x7b ||
-		code === 0x7d ||
-		code === 0x5b ||
-		code === 0x5d ||
-		code === 0x5c ||
-		code === 0x2026 ||
-		code === 0x85 ||
-		code === 0xa0 ||
-		code === 0x2028 ||
-		code === 0x2029
-	);
-}
+import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
 
 /**
  * One text being scanned, with what was read of it remembered: the value run and the line end last found, so
@@ -46,7 +19,7 @@ class Scan {
 	valueEnd(from: number): number {
 		if (from >= this.value.from && from < this.value.end) return this.value.end;
 		let end = from;
-		while (end < this.text.length && isValueChar(this.text.charCodeAt(end))) end++;
+		while (end < this.text.length && !isMember(VALUE_END, this.text.charCodeAt(end))) end++;
 		if (end > from) this.value = { from, end };
 		return end;
 	}
@@ -86,7 +59,10 @@ function assignments(scan: Scan, into: SecretSpan[]): void {
 	}
 }
 
-/** The value after a flag or a command word: quoted to its closing quote on the line, or a run of non-blanks. */
+/** What ends an unquoted shell word: a blank, a quote, an operator (`mysql -p&` runs mysql in the background). */
+const SHELL_WORD_END = charClass("\u0000-\u0020\"'&;|<>()");
+
+/** The value after a flag or a command word: quoted to its closing quote on the line, or an unquoted shell word. */
 function flagValue(scan: Scan, from: number): { start: number; end: number } {
 	const text = scan.text;
 	const quote = text.charAt(from);
@@ -97,8 +73,7 @@ function flagValue(scan: Scan, from: number): { start: number; end: number } {
 		return { start: from + 1, end: close };
 	}
 	let end = from;
-	while (end < text.length && text.charCodeAt(end) > 0x20 && text.charAt(end) !== '"' && text.charAt(end) !== "'")
-		end++;
+	while (end < text.length && !isMember(SHELL_WORD_END, text.charCodeAt(end))) end++;
 	return { start: from, end };
 }
 
@@ -111,7 +86,7 @@ function isFlagSecret(value: string): boolean {
 		!/^\d+$/.test(value) &&
 		!isPath(value) &&
 		(classes(value) >= 2 || looksRandom(value)) &&
-		!/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value)
+		!isPlainUrl(value)
 	);
 }
 
@@ -182,23 +157,6 @@ function setCommands(scan: Scan, into: SecretSpan[]): void {
 	}
 }
 
-/** Characters that end a URL's authority. */
-function endsAuthority(code: number): boolean {
-	return (
-		code <= 0x20 ||
-		code === 0x2f ||
-		code === 0x3f ||
-		code === 0x23 ||
-		code === 0x22 ||
-		code === 0x27 ||
-		code === 0x60 ||
-		code === 0x3c ||
-		code === 0x3e ||
-		code === 0x5c ||
-		code === 0x2026
-	);
-}
-
 /**
  * Passwords in URLs: `scheme://user:password@host`, `redis://:password@host`, a password holding `@` (the host
  * follows the last `@`), and a password a cut left at the end of a line. Only the password is taken.
@@ -212,7 +170,7 @@ function urlPasswords(scan: Scan, into: SecretSpan[]): void {
 		let end = from;
 		let lastAt = -1;
 		let colon = -1;
-		while (end < text.length && !endsAuthority(text.charCodeAt(end))) {
+		while (end < text.length && !isMember(AUTHORITY_END, text.charCodeAt(end))) {
 			if (text.charAt(end) === "@") lastAt = end;
 			else if (text.charAt(end) === ":" && colon < 0) colon = end;
 			end++;
@@ -229,10 +187,16 @@ function urlPasswords(scan: Scan, into: SecretSpan[]): void {
 /** A netrc `password` token, on a `machine` or `default` entry's line or the lines under it. */
 const NETRC_PASSWORD = /(?:^|[ \t])password[ \t]+/gm;
 
+/**
+ * The most characters a finder reads back across line breaks: a netrc entry's `machine` and `login` before its
+ * `password`. Every other finder reads within a line, but for a private key block (its own span).
+ */
+export const READS_BACK = 300;
+
 function netrcPasswords(scan: Scan, into: SecretSpan[]): void {
 	const text = scan.text;
 	for (const m of text.matchAll(NETRC_PASSWORD)) {
-		const before = text.slice(Math.max(0, m.index - 300), m.index);
+		const before = text.slice(Math.max(0, m.index - READS_BACK), m.index);
 		if (!/\b(?:machine|default)\s/.test(before) || !/\blogin\s+\S/.test(before)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
 		if (value.end - value.start >= 4 && !isPlaceholder(text.slice(value.start, value.end)))
@@ -287,20 +251,32 @@ function privateKeys(scan: Scan, into: SecretSpan[]): void {
 	}
 }
 
-/** Every secret the structure around it shows in `text`, in no particular order; spans may overlap. */
-export function structureSpans(text: string): SecretSpan[] {
-	const spans: SecretSpan[] = [];
-	const scan = new Scan(text);
-	for (const find of [
-		assignments,
-		secretFlags,
-		shortFlags,
-		setCommands,
-		urlPasswords,
-		netrcPasswords,
-		cookies,
-		privateKeys,
-	])
-		find(scan, spans);
-	return spans;
+/** A finder of one structure: what it finds in the scan's text, pushed into `into`. */
+type Finder = (scan: Scan, into: SecretSpan[]) => void;
+
+/** Runs one finder on `text`. */
+function run(find: Finder): (text: string) => SecretSpan[] {
+	return (text) => {
+		const spans: SecretSpan[] = [];
+		find(new Scan(text), spans);
+		return spans;
+	};
 }
+
+/**
+ * The finders of structures, each on its own (the redactor may give the event loop a turn between them, on a long
+ * line none can be cut in). Each returns its spans in no particular order; spans may overlap.
+ */
+export const STRUCTURE_FINDERS: readonly ((text: string) => SecretSpan[])[] = [
+	assignments,
+	secretFlags,
+	shortFlags,
+	setCommands,
+	urlPasswords,
+	netrcPasswords,
+	cookies,
+	privateKeys,
+].map(run);
+
+/** The private key blocks in `text`: where a text may not be cut into pieces read apart. */
+export const privateKeySpans = run(privateKeys);

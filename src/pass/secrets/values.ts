@@ -50,10 +50,26 @@ function charKind(text: string, i: number): number {
  */
 export function isPlaceholder(value: string): boolean {
 	return (
-		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|\.\.\.|…|\*{4}|•{3}/.test(value) ||
+		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|…|\*{4}|•{3}/.test(value) ||
+		isElided(value) ||
 		/^(.)\1*$/.test(value) ||
 		/^[*xX.•-]+$/.test(value)
 	);
+}
+
+/** The most characters an elided example keeps before its `...` (`sk-ant-api03-...`, `abc...xyz`). */
+const ELIDED_KEEPS = 12;
+
+/**
+ * An elided example: `...` after a few characters, or at the end. A generated password may hold three dots too
+ * (`bCt_49rdwAHpFA8...wr`): with 12 characters or more before them and more after, they elide nothing.
+ */
+function isElided(value: string): boolean {
+	const dots = value.indexOf("...");
+	if (dots < 0) return false;
+	let after = dots;
+	while (value.charAt(after) === ".") after++;
+	return dots < ELIDED_KEEPS || after === value.length;
 }
 
 /** Long and random-looking: the mark of a generated key, not a word or a path. */
@@ -72,8 +88,13 @@ export function isCodeName(value: string): boolean {
 }
 
 /** Short words joined by dashes, dots or underscores (`same-origin`, `oauth2-pkce-flow`, `include`). */
-function isWords(value: string): boolean {
+export function isWords(value: string): boolean {
 	return /^[a-z]{1,12}[0-9]{0,2}(?:[-_.][a-z]{1,12}[0-9]{0,2}){0,8}$/i.test(value);
+}
+
+/** A URL without userinfo (`https://host/path`): no password in it. */
+export function isPlainUrl(value: string): boolean {
+	return /^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value);
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -86,7 +107,7 @@ export function isPlainValue(value: string): boolean {
 	return (
 		isPath(value) ||
 		UUID.test(value) ||
-		/^[a-z][a-z0-9+.-]*:\/\/[^@\s]*$/i.test(value) ||
+		isPlainUrl(value) ||
 		/^(?:[0-9a-f]{7,128}|[0-9A-F]{7,128}|(?:sha1|sha256|sha384|sha512|md5)[:-][A-Za-z0-9+/=]+)$/.test(value) ||
 		/^(?:[A-Za-z0-9]{1,24}[-_.]){1,12}[0-9a-f]{7,128}$/i.test(value) ||
 		isWords(value) ||

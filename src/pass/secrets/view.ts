@@ -161,43 +161,67 @@ function percentEscapes(text: string, at: number, into: Builder): number | undef
 	return decoded ? i : undefined;
 }
 
-/** The view of `text` (see the file's head). Linear in the text. */
-export function readView(text: string): View {
-	if (!NEEDS_VIEW.test(text)) return { text, origin: undefined };
-	const b = new Builder(text.length);
-	let i = 0;
-	while (i < text.length) {
-		const code = text.charCodeAt(i);
-		if (code === ESC || code === CSI) {
-			i = escapeEnd(text, i + 1, code === CSI);
-			continue;
-		}
-		if (code === BACKSLASH) {
-			const decoded = backslashEscape(text, i);
-			if (decoded !== undefined) {
-				if (decoded.code >= 0 && !isInvisible(decoded.code)) b.push(decoded.code, i, decoded.end);
-				i = decoded.end;
-			}
-			// No escape after this run of backslashes: the run stands as it is, read once.
-			else for (; text.charCodeAt(i) === BACKSLASH; i++) b.push(BACKSLASH, i, i + 1);
-			continue;
-		}
-		if (code === PERCENT) {
-			const end = percentEscapes(text, i, b);
-			if (end !== undefined) {
-				i = end;
+/** Reads a text's view a stretch at a time, so that a long text need not be read in one go. */
+export class ViewReader {
+	private at = 0;
+	private readonly builder: Builder | undefined;
+	constructor(readonly source: string) {
+		this.builder = NEEDS_VIEW.test(source) ? new Builder(source.length) : undefined;
+	}
+	/** Reads on over about `chars` more characters of the source; true once all of it is read. */
+	read(chars: number): boolean {
+		const b = this.builder;
+		const text = this.source;
+		if (b === undefined) return true;
+		const stop = Math.min(text.length, this.at + chars);
+		let i = this.at;
+		while (i < stop) {
+			const code = text.charCodeAt(i);
+			if (code === ESC || code === CSI) {
+				i = escapeEnd(text, i + 1, code === CSI);
 				continue;
 			}
+			if (code === BACKSLASH) {
+				const decoded = backslashEscape(text, i);
+				if (decoded !== undefined) {
+					if (decoded.code >= 0 && !isInvisible(decoded.code)) b.push(decoded.code, i, decoded.end);
+					i = decoded.end;
+				}
+				// No escape after this run of backslashes: the run stands as it is, read once.
+				else for (; text.charCodeAt(i) === BACKSLASH; i++) b.push(BACKSLASH, i, i + 1);
+				continue;
+			}
+			if (code === PERCENT) {
+				const end = percentEscapes(text, i, b);
+				if (end !== undefined) {
+					i = end;
+					continue;
+				}
+			}
+			// A tag character (U+E0000–U+E007F) is a surrogate pair whose high half is U+DB40.
+			if (code === 0xdb40 && (text.charCodeAt(i + 1) & 0xff80) === 0xdc00) {
+				i += 2;
+				continue;
+			}
+			if (!isInvisible(code)) b.push(code, i, i + 1);
+			i++;
 		}
-		// A tag character (U+E0000–U+E007F) is a surrogate pair whose high half is U+DB40.
-		if (code === 0xdb40 && (text.charCodeAt(i + 1) & 0xff80) === 0xdc00) {
-			i += 2;
-			continue;
-		}
-		if (!isInvisible(code)) b.push(code, i, i + 1);
-		i++;
+		this.at = i;
+		return i >= text.length;
 	}
-	return { text: b.text(), origin: { starts: b.starts.subarray(0, b.length), ends: b.ends.subarray(0, b.length) } };
+	/** The view of what was read (the whole source's, once `read` said so). */
+	view(): View {
+		const b = this.builder;
+		if (b === undefined) return { text: this.source, origin: undefined };
+		return { text: b.text(), origin: { starts: b.starts.subarray(0, b.length), ends: b.ends.subarray(0, b.length) } };
+	}
+}
+
+/** The view of `text` (see the file's head). Linear in the text. */
+export function readView(text: string): View {
+	const reader = new ViewReader(text);
+	reader.read(text.length);
+	return reader.view();
 }
 
 /** Where the view's stretch [start, end) stands in the original. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fitSummary } from "../../../../src/adapters/pass/fit-summary.js";
 import { capNotice } from "../../../../src/adapters/pi/log-fields.js";
-import { createRedactor, redactRendered } from "../../../../src/adapters/redact/index.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { Event } from "../../../../src/events/index.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { initialState } from "../../../../src/reducers/index.js";
@@ -21,7 +21,7 @@ const secretNotes = applied(initialState, [
 ]);
 
 const redactor = createRedactor(true);
-const redact = (text: string) => redactRendered(redactor, text);
+const redact = (text: string) => redactor.redact(text);
 
 describe("fitSummary: the cap holds on the redacted bytes", () => {
 	it("a marker longer than its secret would pass the cap; the summary is cut again until the redacted text fits", async () => {

@@ -11,7 +11,7 @@ import {
 } from "../../../../bench/redact-corpus.js";
 import { ordinaryStrings } from "../../../../bench/redact-ordinary-corpus.js";
 import { runPass } from "../../../../src/adapters/pass/run-pass.js";
-import { createRedactor, marker, redactingModel, redactRendered } from "../../../../src/adapters/redact/index.js";
+import { createRedactor, marker, redactingModel } from "../../../../src/adapters/redact/index.js";
 import { decodeMessage, type Message } from "../../../../src/events/messages.js";
 import { bashCall, chain, toolResult, user } from "../../../support/entries.js";
 import { carefulModel, PASS_SETTINGS } from "../../../support/passes.js";
@@ -103,7 +103,7 @@ describe("every secret of the corpus is redacted in every form: plain, coloured,
 				},
 			);
 			const prompt = model.requests.map((r) => r.prompt).join("\n");
-			const summary = await redactRendered(redactor, outcome.summary);
+			const summary = await redactor.redact(outcome.summary);
 			expect(summary).toContain("E1");
 			const found = [prompt, summary].flatMap((text) =>
 				secrets.flatMap((s) => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { ModelRequest, PassModel } from "../../../../src/adapters/pass/model.js";
-import { createRedactor, redactingModel, redactRendered } from "../../../../src/adapters/redact/index.js";
+import { createRedactor, redactingModel } from "../../../../src/adapters/redact/index.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { initialState } from "../../../../src/reducers/state.js";
 
 const redactor = createRedactor(true);
 const token = "ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6";
 
-describe("redactRendered", () => {
+describe("a rendered summary, redacted", () => {
 	it("redacts every section, the rules' words too (a secret in a rule is still a secret)", async () => {
 		const state = {
 			...initialState,
@@ -16,7 +16,7 @@ describe("redactRendered", () => {
 			errors: [{ id: "E1", tool: "bash", head: `GITHUB_TOKEN=${token}`, span: 1, command: "cat .env", fixedBy: null }],
 			values: [{ name: "port", value: "5173", source: "C1" }],
 		};
-		const out = await redactRendered(redactor, renderSummary(state).text);
+		const out = await redactor.redact(renderSummary(state).text);
 		expect(out).toContain("> push with [redacted: github token] only");
 		expect(out).toContain("GITHUB_TOKEN=[redacted: github token]");
 		expect(out).toContain("- port 5173 (C1)");
@@ -24,7 +24,7 @@ describe("redactRendered", () => {
 	});
 
 	it("redacts the whole text when it has no rules section", async () => {
-		expect(await redactRendered(redactor, `## Open errors\n- E1: ${token}\n`)).toBe(
+		expect(await redactor.redact(`## Open errors\n- E1: ${token}\n`)).toBe(
 			"## Open errors\n- E1: [redacted: github token]\n",
 		);
 	});

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { type PreviewCapabilities, runPreviewCli } from "../../../../src/adapters/cli/preview-cli.js";
 import { runStateCli } from "../../../../src/adapters/cli/state-cli.js";
 import { runPass } from "../../../../src/adapters/pass/run-pass.js";
-import { createRedactor, redactingModel, redactRendered } from "../../../../src/adapters/redact/index.js";
+import { createRedactor, redactingModel } from "../../../../src/adapters/redact/index.js";
 import { branchOf } from "../../../../src/events/branch.js";
 import { messageOf } from "../../../../src/events/messages.js";
 import { readTranscript } from "../../../../src/events/transcript.js";
@@ -73,7 +73,7 @@ describeShared("the real transcripts, compacted once, carry no redaction marker 
 			const prompts = model.requests.map((r) => `${r.system}\n${r.prompt}`).join("\n");
 			expect(prompts).toContain("packages/");
 			expect(markedLines(prompts)).toEqual([]);
-			const summary = await redactRendered(redactor, outcome.summary);
+			const summary = await redactor.redact(outcome.summary);
 			expect(summary).toContain("## ");
 			expect(markedLines(summary)).toEqual([]);
 

@@ -34,6 +34,10 @@ describe("secrets in the forms people write them (issue 27)", () => {
 		["Set-Cookie:", `Set-Cookie: sid=${SECRET}; Path=/; HttpOnly`],
 		["MYSQL_PWD", `MYSQL_PWD=${SECRET}`],
 		["a password in JSON escaped into a prompt", `{\\"password\\": \\"${SECRET}\\"}`],
+		[".netrc as a name's value", `SECRET_VALUE=machine api.example.com login deploy password ${SECRET}`],
+		[".netrc as a name's value, coloured", `SECRET_VALUE=\u001b[1mmachine h login u password ${SECRET}\u001b[0m`],
+		["a password holding three dots after 12 characters", `docker login --password ${SECRET.slice(0, 12)}...wr x`],
+		["a netrc password holding three dots", `machine h login u password ${SECRET.slice(0, 14)}...h`],
 	])("%s", async (_, line) => {
 		const out = await redacted(line);
 		expect(out).toContain("[redacted:");
@@ -73,6 +77,10 @@ describe("nothing else erased (issue 27)", () => {
 		"PUBLIC_KEY=MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEk3Qm9XwPq7Rt2LsAb4Cd6Ef8Gh0Ij",
 		"ssh_public_key: AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
 		"docker login --password-stdin",
+		"--token abcdef1234567890...",
+		"--api-key sk-abc...wxyz",
+		"password: Loading...",
+		"GET /cb?value=mysql -u root -p&lang=en HTTP/1.1",
 		"Usage: --api-key <key>  API key",
 	])("%s", async (line) => {
 		expect(await redacted(line)).toBe(line);

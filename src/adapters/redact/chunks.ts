@@ -1,0 +1,51 @@
+// Where one long text is cut into pieces the redactor reads apart, giving the event loop a turn between them: only
+// where no secret and nothing a finder reads can stand across the cut, so the pieces find what the whole text finds.
+
+import { privateKeySpans, type View } from "../../pass/secrets/index.js";
+import { LINT_TRIGGER } from "./prefilter.js";
+
+/** A stretch [start, end) of a view's text. */
+export interface Range {
+	readonly start: number;
+	readonly end: number;
+}
+
+/** True when the view's line break at `at` stands as itself in the original (no escape decoded to it). */
+function isRealBreak(view: View, at: number): boolean {
+	if (view.origin === undefined) return true;
+	const from = view.origin.starts[at] ?? -1;
+	return view.origin.ends[at] === from + 1;
+}
+
+/**
+ * The view's text in ranges of about `size` characters or more, each ending just after a line break, and the last
+ * at the text's end. A cut is made only after a line break that stands as itself in the original, outside every
+ * private key block (a block and the body lines it takes stay whole), and after a line with no lint trigger (a
+ * name the lint reads may take its value from the next line). Every other finder reads within a line, and the
+ * netrc finder at most READS_BACK characters back, which the redactor reads again before each range; copies are
+ * whole tokens, and a line break ends every token. Linear in the text.
+ */
+export function chunkRanges(view: View, size: number): Range[] {
+	const text = view.text;
+	if (text.length <= size) return [{ start: 0, end: text.length }];
+	const keys = privateKeySpans(text).sort((a, b) => a.start - b.start);
+	const ranges: Range[] = [];
+	let start = 0;
+	let next = 0;
+	// The furthest end of the key blocks that start before the cut looked at.
+	let keyEnd = 0;
+	let at = text.indexOf("\n", start + size - 1);
+	while (at >= 0 && at + 1 < text.length) {
+		const cut = at + 1;
+		for (; next < keys.length && (keys[next]?.start ?? cut) < cut; next++)
+			keyEnd = Math.max(keyEnd, keys[next]?.end ?? 0);
+		const line = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+		if (keyEnd <= cut && isRealBreak(view, at) && !LINT_TRIGGER.test(line)) {
+			ranges.push({ start, end: cut });
+			start = cut;
+			at = text.indexOf("\n", start + size - 1);
+		} else at = text.indexOf("\n", cut);
+	}
+	ranges.push({ start, end: text.length });
+	return ranges;
+}

@@ -1,0 +1,122 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { FORMS, plantedSecrets, shown } from "../../../../bench/redact-corpus.js";
+import { chunkRanges } from "../../../../src/adapters/redact/chunks.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
+import { LINT_TRIGGER } from "../../../../src/adapters/redact/prefilter.js";
+import { privateKeySpans, readView } from "../../../../src/pass/secrets/index.js";
+import { params } from "../../../properties/laws.js";
+
+/** Lines of ordinary output, some with a lint trigger or a name the finders read. */
+const ORDINARY = [
+	"$ npm test",
+	"PORT=5173",
+	"the secret manager is up",
+	"AWS_ACCOUNT_ID=123456789012",
+	"machine api.example.com",
+	"  login deploy",
+	"  password Zk3Qm9XwPq7Rt2",
+	"Cookie: theme=dark",
+	"-----END PRIVATE KEY-----",
+	"aws_secret_access_key =",
+	"\u001b[32mok\u001b[0m",
+	"\\u001b[1mbold\\u001b[0m",
+	"a\\nb",
+	"",
+	"   ",
+];
+
+/** A text of lines: ordinary ones and secrets of the corpus shown in its forms, some more than once (copies). */
+const text = fc
+	.record({
+		seed: fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+		picks: fc.array(
+			fc.oneof(
+				fc.constantFrom(...ORDINARY),
+				fc.record({ secret: fc.nat(), form: fc.nat({ max: FORMS.length - 1 }), n: fc.nat({ max: 11 }) }),
+			),
+			{ minLength: 1, maxLength: 40 },
+		),
+		breaks: fc.constantFrom("\n", "\r\n"),
+	})
+	.map(({ seed, picks, breaks }) => {
+		const secrets = plantedSecrets(seed, 1);
+		return picks
+			.map((pick) => {
+				if (typeof pick === "string") return pick;
+				const planted = secrets[pick.secret % secrets.length];
+				const form = FORMS[pick.form] ?? "plain";
+				return planted === undefined ? "" : shown(planted, form, pick.n);
+			})
+			.join(breaks);
+	});
+
+describe("chunked redaction", () => {
+	it("gives exactly what the whole text read at once gives, with a cut at every line break it may cut at (secrets at the chunks' edges)", async () => {
+		const whole = createRedactor(true, Number.POSITIVE_INFINITY);
+		await fc.assert(
+			fc.asyncProperty(text, fc.integer({ min: 1, max: 300 }), async (t, size) => {
+				expect(await createRedactor(true, size).redact(t)).toBe(await whole.redact(t));
+			}),
+			params({ numRuns: 150 }),
+		);
+	});
+
+	it("gives the same on a batch, a secret found in one text replaced as a copy in another's chunks", async () => {
+		const whole = createRedactor(true, Number.POSITIVE_INFINITY);
+		await fc.assert(
+			fc.asyncProperty(
+				fc.array(text, { minLength: 1, maxLength: 4 }),
+				fc.integer({ min: 1, max: 200 }),
+				async (ts, size) => {
+					expect(await createRedactor(true, size).redactAll(ts)).toEqual(await whole.redactAll(ts));
+				},
+			),
+			params({ numRuns: 60 }),
+		);
+	});
+});
+
+describe("chunkRanges", () => {
+	it("cuts the text into ranges that follow each other to its end, each but the last ending after a line break", () => {
+		fc.assert(
+			fc.property(text, fc.integer({ min: 1, max: 300 }), (t, size) => {
+				const view = readView(t);
+				const ranges = chunkRanges(view, size);
+				expect(ranges[0]?.start).toBe(0);
+				expect(ranges.at(-1)?.end).toBe(view.text.length);
+				for (const [i, r] of ranges.entries()) {
+					const next = ranges[i + 1];
+					if (next === undefined) continue;
+					expect(next.start).toBe(r.end);
+					expect(view.text.charAt(r.end - 1)).toBe("\n");
+					expect(r.end - r.start).toBeGreaterThanOrEqual(size);
+				}
+			}),
+			params({ numRuns: 200 }),
+		);
+	});
+
+	it("never cuts inside a private key block, after a line with a lint trigger, or after an escaped line break", () => {
+		const key =
+			"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----";
+		const t = ["one", key, "the secret is next", "token", "a\\nb", "two", key, "three"].join("\n");
+		const view = readView(t);
+		const cuts = chunkRanges(view, 1).map((r) => r.end);
+		const blocks = privateKeySpans(view.text);
+		for (const cut of cuts.slice(0, -1)) {
+			expect(blocks.every((b) => cut <= b.start || cut >= b.end)).toBe(true);
+			const line = view.text.slice(view.text.lastIndexOf("\n", cut - 2) + 1, cut - 1);
+			expect(LINT_TRIGGER.test(line)).toBe(false);
+		}
+		// Every other line break is a cut: after "one", after each key block, "token", "a\nb" (the real break), "two".
+		expect(cuts.slice(0, -1).map((c) => view.text.slice(view.text.lastIndexOf("\n", c - 2) + 1, c - 1))).toEqual([
+			"one",
+			"-----END PRIVATE KEY-----",
+			"token",
+			"b",
+			"two",
+			"-----END PRIVATE KEY-----",
+		]);
+	});
+});
