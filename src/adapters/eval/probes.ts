@@ -4,7 +4,7 @@ import type { Entry } from "../../events/index.js";
 import { messageOf, userMessages } from "../../events/index.js";
 import { jsonObjectIn } from "../../pass/answer/index.js";
 import { ledgerOf } from "../../pass/ledger/index.js";
-import { evolve, initialState } from "../../reducers/index.js";
+import { evolve, initialState, openErrors } from "../../reducers/index.js";
 import { type FoundValue, holdsValue } from "./values.js";
 
 // The probes `score` asks of a compacted context, what the judge compares the answers with, and how a verdict is
@@ -43,7 +43,9 @@ function openCommandErrors(before: readonly Entry[]): { id: string; head: string
 		initialState,
 		ledgerOf(messages, 1, initialState).events.map((event) => ({ seq: null, event })),
 	);
-	return state.errors.filter((e) => e.fixedBy === null && e.command !== null).map((e) => ({ id: e.id, head: e.head }));
+	return openErrors(state)
+		.filter((e) => e.command !== null)
+		.map((e) => ({ id: e.id, head: e.head }));
 }
 
 function nextSteps(after: readonly Entry[]): Reference["next"] {

@@ -2,7 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Event, EventData, Message, ToolCall } from "../../events/index.js";
 import { idNumber } from "../../events/index.js";
-import type { State } from "../../reducers/index.js";
+import { isOpen, type State } from "../../reducers/index.js";
 import { exitIsAnswer } from "./exits.js";
 import { callsThatRan, fileEvents, modifiedPath } from "./files.js";
 import { type CommandOutput, valueEvents } from "./values.js";
@@ -140,13 +140,13 @@ function openBook(prior: State, span: number): Book {
 		if (e.command === null) {
 			// An error of this span is met again in reading order; one of an earlier span came before all of it.
 			if (e.span === span) push(book.looseErrors, looseKey(e.tool, e.head), e.id);
-			if (e.span === span && e.fixedBy === null) book.openLoose.add(e.id);
-			else if (e.path !== undefined && e.fixedBy === null) push(book.openEdits, e.path, e.id);
+			if (e.span === span && isOpen(e)) book.openLoose.add(e.id);
+			else if (e.path !== undefined && isOpen(e)) push(book.openEdits, e.path, e.id);
 			continue;
 		}
 		book.errorOf.set(e.command, e.id);
 		const text = textOf.get(e.command);
-		if (e.fixedBy === null && text !== undefined) push(book.open, text, { id: e.id, raisedBy: idNumber(e.command) });
+		if (isOpen(e) && text !== undefined) push(book.open, text, { id: e.id, raisedBy: idNumber(e.command) });
 	}
 	return book;
 }

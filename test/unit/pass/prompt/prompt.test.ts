@@ -165,7 +165,7 @@ describe("the ledger ids a model may cite", () => {
 	it("given earlier errors, then the open ones are listed with their span and tool, the fixed ones not", () => {
 		const state = withErrors([open, { ...open, id: "E2", fixedBy: "C4" }]);
 		expect(section({ state }, "Ledger ids you may cite")).toEqual([
-			"E1 open since span 2 (bash): tsc: error TS2322 at src/a.ts",
+			"E1 (bash C1, span 2, open): tsc: error TS2322 at src/a.ts",
 		]);
 	});
 
