@@ -4,6 +4,7 @@ import type { Entry } from "../../events/index.js";
 import { messageOf, userMessages } from "../../events/index.js";
 import { jsonObjectIn } from "../../pass/answer/index.js";
 import { ledgerOf } from "../../pass/ledger/index.js";
+import { RULE_DEFINITION } from "../../pass/prompt/index.js";
 import { evolve, initialState, openErrors } from "../../reducers/index.js";
 import { type FoundValue, holdsValue } from "./values.js";
 
@@ -75,19 +76,14 @@ export function referenceAt(branch: readonly Entry[], at: number, values: readon
 /** The names the answers get in the judge's prompt, in the order given; they rotate from point to point. */
 export const ANSWER_LABELS = ["X", "Y", "Z"] as const;
 
-// The definition of a rule (docs/how-it-works.md, One pass, step 5) is the same one Longhaul's own prompt gives the
-// summarizer.
+// The definition of a rule is the one Longhaul's own prompt gives the summarizer (RULE_DEFINITION), so a rule the
+// judge finds is what the labels were asked for.
 const JUDGE_SYSTEM = `You grade how well assistants remember a coding session after their context was compacted. You get the
 reference (the user's messages so far, the commands that still fail, and what actually happened next) and the
 answers, labeled X, Y, Z, to the same five questions. Answer with ONE JSON object, nothing else:
 {"rulesInForce":["u3"],"requirements":["u5"],"X":{"rulesKept":["u3"],"requirementsKept":["u5"],"errorsNamed":["E2"],"next":"yes"},"Y":{"rulesKept":[],"requirementsKept":[],"errorsNamed":[],"next":"no"},"Z":{"rulesKept":[],"requirementsKept":[],"errorsNamed":[],"next":"partly"}}
-- rulesInForce: the user messages that give a rule still in force at this point. A rule is an instruction about how
-  the work goes from now on, however it is phrased: "never add dependencies", "the code must run on Node 22.11",
-  "always run the tests before you commit", a complaint about how the assistant works ("why do you read 100 lines at
-  a time") and a question that asks for a standing change are rules. Not rules: a one-off request for now, a
-  permission ("you may push now"), a rule a later message withdrew, and a description of what is being built (an
-  option, a limit, an exit code, how a feature behaves), unless the user states it as standing over later work
-  ("every dry-run line must start with DRY:").
+- rulesInForce: the user messages that give a rule still in force at this point (not one a later message withdrew).
+  ${RULE_DEFINITION}
 - requirements: the user messages that state a requirement for what is being built (how it behaves, an option, a
   limit, an output) that no later message dropped, and that are not in rulesInForce.
 - rulesKept: those of rulesInForce the answer states (in its own words is fine).

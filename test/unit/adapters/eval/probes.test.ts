@@ -3,6 +3,7 @@ import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
 import { judgePrompt, type Reference, readVerdict, referenceAt } from "../../../../src/adapters/eval/probes.js";
 import { branchOf, readTranscript } from "../../../../src/events/index.js";
+import { RULE_DEFINITION } from "../../../../src/pass/prompt/index.js";
 import { assistant, compaction, result, user, v1Text } from "./v1-transcript.js";
 
 const reference: Reference = {
@@ -58,12 +59,9 @@ describe("score's probes", () => {
 		expect(x).toMatchObject({ rulesInForce: [], valuesRecalled: 1, next: "unjudged" });
 	});
 
-	it("the judge is given the prompt's definition of a rule, and requirements apart from rules", () => {
+	it("the judge is given the summarizer's definition of a rule, and requirements apart from rules", () => {
 		const prompt = judgePrompt(reference, ["a", "b", "c"]);
-		expect(prompt.system).toContain("an instruction about how\n  the work goes from now on, however it is phrased");
-		expect(prompt.system).toContain("a complaint about how the assistant works");
-		expect(prompt.system).toContain("a description of what is being built");
-		expect(prompt.system).toContain("unless the user states it as standing over later work");
+		expect(prompt.system).toContain(`at this point (not one a later message withdrew).\n  ${RULE_DEFINITION}\n`);
 		expect(prompt.system).toMatch(/requirementsKept: those of requirements the answer states anywhere in it/);
 		const user = t.type({ answers: t.record(t.string, t.string) }).decode(JSON.parse(prompt.user));
 		expect(E.isRight(user) && user.right.answers).toEqual({ X: "a", Y: "b", Z: "c" });
