@@ -1,32 +1,21 @@
-import {
-	type DiffContext,
-	type DiffResult,
-	type DiffState,
-	FIRST_BUDGET,
-	hearDiff,
-	RAISED_BUDGET_MIN,
-	startDiff,
-} from "./diff-section.js";
+import { FIRST_BUDGET, RAISED_BUDGET_MIN } from "./diff-section.js";
 import type { Ask, CallTrace, Heard, Purpose, Reply, ToolSpec } from "./exchange.js";
-import { hearLabels, type LabelsContext, type LabelsState, startLabels } from "./labels-section.js";
-import type { Judged, SectionAsk, SectionHeard, SectionStep } from "./section.js";
-import { hearText, startText, type TextState } from "./text-section.js";
-import type { TurnSectionResult } from "./turn-section.js";
-import type { GateContext } from "./turns/gate.js";
+import type { Judged, SectionAsk, SectionHeard } from "./section.js";
+import {
+	type Current,
+	type CurrentStep,
+	hearSection,
+	type SectionPlan,
+	type SectionResult,
+	sectionName,
+	startSection,
+} from "./section-dispatch.js";
 import { SECTIONS, type Section, SHOWS_PER_TURN } from "./turns/sections.js";
 import { answerShow, type ShowSources } from "./turns/show.js";
 
-/** One section of a conversation: single mode's diff of a chunk, or one of turns mode's five. */
-export type SectionPlan =
-	| { readonly kind: "diff"; readonly context: DiffContext }
-	| {
-			readonly kind: "text";
-			readonly section: TextState["section"];
-			readonly first: string;
-			readonly gate: GateContext;
-			readonly retryNoteChars: number;
-	  }
-	| { readonly kind: "labels"; readonly context: LabelsContext; readonly first: string };
+// Transport: how a conversation's asks travel (single calls, or the turns of one continuing conversation with its
+// deadlines, Digest and `show(ref)` rounds) and what is traced of each. The sections' own deciders are reached
+// through section-dispatch.ts.
 
 /**
  * How the asks travel: single `calls`, each carrying its whole prompt; or `turns` of one continuing conversation,
@@ -61,16 +50,6 @@ export interface TurnTrace {
 	/** The failure codes the gate found, or the reason the turn failed. */
 	readonly codes: readonly string[];
 }
-
-/** What a section came to. */
-export type SectionResult =
-	| { readonly kind: "diff"; readonly result: DiffResult }
-	| { readonly kind: "turn"; readonly section: Section; readonly result: TurnSectionResult };
-
-type Current =
-	| { readonly kind: "diff"; readonly state: DiffState }
-	| { readonly kind: "text"; readonly state: TextState }
-	| { readonly kind: "labels"; readonly state: LabelsState };
 
 /**
  * The ask in flight: the section it is for, its purpose and budget, and (turns) when its turn began, its deadline,
@@ -109,13 +88,6 @@ export type Step =
 	| { readonly kind: "ask"; readonly talk: Talk; readonly ask: Ask }
 	| { readonly kind: "done"; readonly talk: Talk };
 
-type CurrentStep =
-	| { readonly kind: "ask"; readonly current: Current; readonly ask: SectionAsk; readonly judged?: Judged }
-	| { readonly kind: "done"; readonly result: SectionResult; readonly judged?: Judged };
-
-/** A section's first ask: every section starts by asking. */
-type SectionStart<S> = Extract<SectionStep<S, unknown>, { kind: "ask" }>;
-
 /** Rounds of tool calls a turn allows: the capped calls one a round, and one more to hear the refusal. */
 const SHOW_ROUNDS = SHOWS_PER_TURN + 1;
 
@@ -125,69 +97,6 @@ const TURN_KIND: Readonly<Record<Purpose, TurnTrace["kind"]>> = {
 	retry: "repair",
 	questions: "extra",
 };
-
-function lift<S, R>(
-	step: SectionStep<S, R>,
-	current: (state: S) => Current,
-	result: (result: R) => SectionResult,
-): CurrentStep {
-	return step.kind === "ask"
-		? { kind: "ask", current: current(step.state), ask: step.ask, judged: step.judged }
-		: { kind: "done", result: result(step.result), judged: step.judged };
-}
-
-function asking<S>(start: SectionStart<S>, current: (state: S) => Current): CurrentStep {
-	return { kind: "ask", current: current(start.state), ask: start.ask };
-}
-
-function startSection(plan: SectionPlan): CurrentStep {
-	switch (plan.kind) {
-		case "diff":
-			return asking(startDiff(plan.context), (state) => ({ kind: "diff", state }));
-		case "text":
-			return asking(startText(plan.section, plan.first, plan.gate, plan.retryNoteChars), (state) => ({
-				kind: "text",
-				state,
-			}));
-		case "labels":
-			return asking(startLabels(plan.context, plan.first), (state) => ({ kind: "labels", state }));
-		default: {
-			const unknownPlan: never = plan;
-			return unknownPlan;
-		}
-	}
-}
-
-function hearSection(current: Current, heard: SectionHeard): CurrentStep {
-	switch (current.kind) {
-		case "diff":
-			return lift(
-				hearDiff(current.state, heard),
-				(state) => ({ kind: "diff", state }),
-				(result) => ({ kind: "diff", result }),
-			);
-		case "text":
-			return lift(
-				hearText(current.state, heard),
-				(state) => ({ kind: "text", state }),
-				(result) => ({ kind: "turn", section: current.state.section, result }),
-			);
-		case "labels":
-			return lift(
-				hearLabels(current.state, heard),
-				(state) => ({ kind: "labels", state }),
-				(result) => ({ kind: "turn", section: "labels", result }),
-			);
-		default: {
-			const unknownSection: never = current;
-			return unknownSection;
-		}
-	}
-}
-
-function sectionName(current: Current): Section {
-	return current.kind === "text" ? current.state.section : "labels";
-}
 
 /** The list with its last item changed; an empty list stays empty. */
 function withLast<T>(list: readonly T[], change: (last: T) => T): readonly T[] {

@@ -1,8 +1,9 @@
 import type { Event, Message, World } from "../../events/index.js";
 import { type AcceptContext, acceptAnswer } from "../accept/index.js";
 import type { RawAnswer } from "../answer/index.js";
-import type { Plan, SectionPlan, Talk, TurnTrace } from "./conversation.js";
+import type { Plan, Talk, TurnTrace } from "./conversation.js";
 import type { CallTrace } from "./exchange.js";
+import type { SectionPlan } from "./section-dispatch.js";
 import { digest } from "./turns/digest.js";
 import { type Excused, type ExpectationCheck, modifiedFiles, unfixedErrors } from "./turns/expectations.js";
 import type { GateContext } from "./turns/gate.js";
