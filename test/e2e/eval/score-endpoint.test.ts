@@ -6,8 +6,8 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longhaul } from "../../../src/adapters/cli/main.js";
-import { RECALL_TOOL } from "../../../src/adapters/eval/recall-probe.js";
-import { assistant, compaction, result, user, v1Text } from "../../unit/adapters/eval/v1-transcript.js";
+import { RECALL_TOOL } from "../../../src/eval/recall-probe.js";
+import { assistant, compaction, result, user, v1Text } from "../../unit/eval/v1-transcript.js";
 
 // `longhaul score` as a user runs it against a local model: an OpenAI-compatible endpoint on 127.0.0.1 (here a
 // node:http stub speaking the chat completions API with streaming, as Ollama or vLLM do) declared as a custom

@@ -17,7 +17,7 @@ import {
 } from "@mariozechner/pi-coding-agent";
 import * as E from "fp-ts/lib/Either.js";
 import { Type } from "typebox";
-import { EnvOverride } from "../env-override.js";
+import { EnvOverride } from "../adapters/env-override.js";
 import { type Answer, FAUX_MODEL, FAUX_PROVIDER, type FauxLimits, fauxRoute, registerFauxModel } from "./faux-route.js";
 import type { BashStep, RecordedResult } from "./recording.js";
 import { Settler } from "./settler.js";

@@ -8,10 +8,10 @@ import {
 	LineCodec,
 	readTranscript,
 	type Transcript,
-} from "../../events/index.js";
-import { PI_KEEP_RECENT_TOKENS } from "../../pass/span/index.js";
-import type { State } from "../../reducers/index.js";
-import { foldBranch, foldEntries } from "../../reducers/index.js";
+} from "../events/index.js";
+import { PI_KEEP_RECENT_TOKENS } from "../pass/span/index.js";
+import type { State } from "../reducers/index.js";
+import { foldBranch, foldEntries } from "../reducers/index.js";
 import { type EvalSession, LONGHAUL_TOOLS, startEvalSession } from "./eval-session.js";
 import { type FauxCall, type FauxLimits, lastUserText } from "./faux-route.js";
 import { indexAt, type Place } from "./places.js";

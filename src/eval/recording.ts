@@ -1,8 +1,8 @@
 import type { AssistantMessage, ImageContent, TextContent, ThinkingContent, ToolCall } from "@mariozechner/pi-ai";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Entry } from "../../events/index.js";
-import { CompactionDetailsCodec, contentText } from "../../events/index.js";
+import type { Entry } from "../events/index.js";
+import { CompactionDetailsCodec, contentText } from "../events/index.js";
 import { type Place, placeOf } from "./places.js";
 
 // A recorded transcript read as the steps that made it: what the user sent, what the model answered, what each
