@@ -27,33 +27,37 @@ export type SectionResult =
 	| { readonly kind: "diff"; readonly result: DiffResult }
 	| { readonly kind: "turn"; readonly section: Section; readonly result: TurnSectionResult };
 
-export type Current =
+/** The section being held, with its own decider's state. */
+export type ActiveSection =
 	| { readonly kind: "diff"; readonly state: DiffState }
 	| { readonly kind: "text"; readonly state: TextState }
 	| { readonly kind: "labels"; readonly state: LabelsState };
 
-export type CurrentStep =
-	| { readonly kind: "ask"; readonly current: Current; readonly ask: SectionAsk; readonly judged?: Judged }
+/** A section's step as the conversation takes it: its next ask, or what it came to; and its judgement of the text heard. */
+export type ActiveStep =
+	| { readonly kind: "ask"; readonly active: ActiveSection; readonly ask: SectionAsk; readonly judged?: Judged }
 	| { readonly kind: "done"; readonly result: SectionResult; readonly judged?: Judged };
 
 /** A section's first ask: every section starts by asking. */
 type SectionStart<S> = Extract<SectionStep<S, unknown>, { kind: "ask" }>;
 
-function lift<S, R>(
+/** A section decider's step, its state and result tagged with the section's kind. */
+function tagStep<S, R>(
 	step: SectionStep<S, R>,
-	current: (state: S) => Current,
+	active: (state: S) => ActiveSection,
 	result: (result: R) => SectionResult,
-): CurrentStep {
+): ActiveStep {
 	return step.kind === "ask"
-		? { kind: "ask", current: current(step.state), ask: step.ask, judged: step.judged }
+		? { kind: "ask", active: active(step.state), ask: step.ask, judged: step.judged }
 		: { kind: "done", result: result(step.result), judged: step.judged };
 }
 
-function asking<S>(start: SectionStart<S>, current: (state: S) => Current): CurrentStep {
-	return { kind: "ask", current: current(start.state), ask: start.ask };
+function asking<S>(start: SectionStart<S>, active: (state: S) => ActiveSection): ActiveStep {
+	return { kind: "ask", active: active(start.state), ask: start.ask };
 }
 
-export function startSection(plan: SectionPlan): CurrentStep {
+/** The first ask of the section a plan names. */
+export function startSection(plan: SectionPlan): ActiveStep {
 	switch (plan.kind) {
 		case "diff":
 			return asking(startDiff(plan.context), (state) => ({ kind: "diff", state }));
@@ -71,33 +75,35 @@ export function startSection(plan: SectionPlan): CurrentStep {
 	}
 }
 
-export function hearSection(current: Current, heard: SectionHeard): CurrentStep {
-	switch (current.kind) {
+/** What the active section makes of what was heard. */
+export function hearSection(active: ActiveSection, heard: SectionHeard): ActiveStep {
+	switch (active.kind) {
 		case "diff":
-			return lift(
-				hearDiff(current.state, heard),
+			return tagStep(
+				hearDiff(active.state, heard),
 				(state) => ({ kind: "diff", state }),
 				(result) => ({ kind: "diff", result }),
 			);
 		case "text":
-			return lift(
-				hearText(current.state, heard),
+			return tagStep(
+				hearText(active.state, heard),
 				(state) => ({ kind: "text", state }),
-				(result) => ({ kind: "turn", section: current.state.section, result }),
+				(result) => ({ kind: "turn", section: active.state.section, result }),
 			);
 		case "labels":
-			return lift(
-				hearLabels(current.state, heard),
+			return tagStep(
+				hearLabels(active.state, heard),
 				(state) => ({ kind: "labels", state }),
 				(result) => ({ kind: "turn", section: "labels", result }),
 			);
 		default: {
-			const unknownSection: never = current;
+			const unknownSection: never = active;
 			return unknownSection;
 		}
 	}
 }
 
-export function sectionName(current: Current): Section {
-	return current.kind === "text" ? current.state.section : "labels";
+/** The turns-mode section a section is (single mode's diff is traced by its calls, never by this name). */
+export function sectionName(active: ActiveSection): Section {
+	return active.kind === "text" ? active.state.section : "labels";
 }
