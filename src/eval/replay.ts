@@ -15,7 +15,7 @@ import { foldBranch, foldEntries } from "../reducers/index.js";
 import { type EvalSession, LONGHAUL_TOOLS, startEvalSession } from "./eval-session.js";
 import { type FauxCall, type FauxLimits, lastUserText } from "./faux-route.js";
 import { indexAt, type Place } from "./places.js";
-import { type Compactor, compactorOf, type RecordedResult, recordingOf, type RecordedStep } from "./recording.js";
+import { type Compactor, compactorOf, type RecordedResult, type RecordedStep, recordingOf } from "./recording.js";
 import { isDiffPrompt, type RecordedAnswers, recordedAnswers, standInAnswer, standInSummary } from "./stand-in.js";
 
 /** How to replay a transcript. */
