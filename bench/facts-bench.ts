@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { readSessionFile } from "../src/adapters/cli/session-file.js";
-import { runFactsCli } from "../src/adapters/eval/facts-cli.js";
-import { replayTranscript } from "../src/adapters/eval/replay.js";
+import { runFactsCli } from "../src/eval/facts-cli.js";
+import { replayTranscript } from "../src/eval/replay.js";
 
 // (docs/contracts.md, Performance targets), facts per transcript: each transcript's recorded compactions beside a
 // replay of it through a real pi session (only the model faked) in which the other compactor compacts at the same cuts.

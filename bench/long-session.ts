@@ -1,16 +1,16 @@
 import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from "@mariozechner/pi-ai";
 import { estimateTokens, type SessionEntry } from "@mariozechner/pi-coding-agent";
 import * as E from "fp-ts/lib/Either.js";
-import { type EvalSession, startEvalSession } from "../src/adapters/eval/eval-session.js";
-import { type FauxCall, lastUserText } from "../src/adapters/eval/faux-route.js";
-import type { RecordedResult } from "../src/adapters/eval/recording.js";
+import { type EvalSession, startEvalSession } from "../src/eval/eval-session.js";
+import { type FauxCall, lastUserText } from "../src/eval/faux-route.js";
+import type { RecordedResult } from "../src/eval/recording.js";
 import {
 	isDiffPrompt,
 	NOTHING_RECORDED,
 	type RecordedAnswers,
 	shownRefs,
 	standInAnswer,
-} from "../src/adapters/eval/stand-in.js";
+} from "../src/eval/stand-in.js";
 import { branchEvents, entriesFromObjects } from "../src/events/index.js";
 import { recordedSpan } from "../src/pass/span/index.js";
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { transcriptFacts } from "../src/adapters/eval/facts.js";
+import { transcriptFacts } from "../src/eval/facts.js";
 import { compactionsSession } from "./compactions.js";
 import { median, report, timeRuns } from "./measure.js";
 

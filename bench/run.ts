@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import type { CliResult } from "../src/adapters/cli/state-cli.js";
-import { repoRoot } from "../src/adapters/eval/repo-root.js";
+import { repoRoot } from "../src/eval/repo-root.js";
 import { factsBench } from "./facts-bench.js";
 import { foldBench } from "./fold-bench.js";
 import { longSessionBench } from "./long-session-bench.js";

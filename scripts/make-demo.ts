@@ -2,12 +2,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from "@mariozechner/pi-ai";
 import * as E from "fp-ts/lib/Either.js";
-import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "../src/adapters/eval/demo.js";
-import { type EvalSession, startEvalSession } from "../src/adapters/eval/eval-session.js";
-import { type FauxCall, lastUserText } from "../src/adapters/eval/faux-route.js";
-import type { RecordedResult } from "../src/adapters/eval/recording.js";
-import { repoRoot } from "../src/adapters/eval/repo-root.js";
-import { isDiffPrompt, renderedRuleIds, shownRefs } from "../src/adapters/eval/stand-in.js";
+import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "../src/eval/demo.js";
+import { type EvalSession, startEvalSession } from "../src/eval/eval-session.js";
+import { type FauxCall, lastUserText } from "../src/eval/faux-route.js";
+import type { RecordedResult } from "../src/eval/recording.js";
+import { repoRoot } from "../src/eval/repo-root.js";
+import { isDiffPrompt, renderedRuleIds, shownRefs } from "../src/eval/stand-in.js";
 import { QUESTIONS_HEADER } from "../src/pass/accept/index.js";
 
 // Records the demo transcript (`npm run make-demo`): a working session on a small shop API, played through a real

@@ -1,4 +1,4 @@
-import type { Command, LedgerError, State } from "../reducers/index.js";
+import type { Command, State } from "../reducers/index.js";
 
 /** How much of a command's text the summary and the views show beside a value or an error. Exported for tests. */
 export const COMMAND_CHARS = 60;
@@ -31,12 +31,4 @@ export function commandsById(state: State): ReadonlyMap<string, Command> {
 	const byId = new Map<string, Command>();
 	for (const c of state.commands) if (!byId.has(c.id)) byId.set(c.id, c);
 	return byId;
-}
-
-/** An error's origin on one line: its tool, and its command's id and text (cut) when a command raised it. */
-export function errorOrigin(e: LedgerError, commands: ReadonlyMap<string, Command>): string {
-	const tool = e.tool.replace(/\s+/g, " ").trim();
-	if (e.command === null) return tool;
-	const text = commands.get(e.command)?.command;
-	return `${tool} ${e.command}${text === undefined ? "" : `: ${cutCommand(text)}`}`;
 }

@@ -1,5 +1,6 @@
 export { RECALL_CHARS, recall, recallAnswer, recallDetail } from "../adapters/recall/by-ref.js";
-export { commandsById, errorOrigin } from "./command-text.js";
+export { commandsById } from "./command-text.js";
+export { errorLabel, errorLine } from "./error-line.js";
 export { type TaggedRule, taggedRules, taggedRulesNotice } from "./hidden-text.js";
 export { reportDigest } from "./report.js";
 export { codePoints, cutWhole, headAndTail, isTerminalSafe, safeJson, sanitize, sliceWhole } from "./sanitize.js";

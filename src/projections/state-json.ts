@@ -1,4 +1,4 @@
-import type { State } from "../reducers/index.js";
+import { fixedErrors, openErrors, type State } from "../reducers/index.js";
 import { safeJson } from "./sanitize.js";
 import { shownValues } from "./shown-values.js";
 
@@ -17,12 +17,21 @@ export function stateObject(state: State): Record<string, unknown> {
 		deadEnds: state.deadEnds.map((d) => ({ id: d.id, text: d.text, evidence: [...d.evidence] })),
 		notes: state.notes.map((n) => ({ id: n.id, text: n.text })),
 		values: shownValues(state).map((v) => ({ kind: v.kind, value: v.value, source: v.source, command: v.command })),
-		openErrors: state.errors
-			.filter((e) => e.fixedBy === null)
-			.map((e) => ({ id: e.id, tool: e.tool, head: e.head, span: e.span, command: e.command })),
-		fixedErrors: state.errors
-			.filter((e) => e.fixedBy !== null)
-			.map((e) => ({ id: e.id, tool: e.tool, head: e.head, span: e.span, command: e.command, fixedBy: e.fixedBy })),
+		openErrors: openErrors(state).map((e) => ({
+			id: e.id,
+			tool: e.tool,
+			head: e.head,
+			span: e.span,
+			command: e.command,
+		})),
+		fixedErrors: fixedErrors(state).map((e) => ({
+			id: e.id,
+			tool: e.tool,
+			head: e.head,
+			span: e.span,
+			command: e.command,
+			fixedBy: e.fixedBy,
+		})),
 		// The session's own model failing is no error of the work; the key appears with the first failure, so a
 		// state without one prints the bytes it always printed.
 		...(state.modelFailures === undefined || state.modelFailures.length === 0

@@ -1,6 +1,7 @@
 import type { Event, EventOf } from "../events/index.js";
 import type { Folded, State } from "../reducers/index.js";
-import { commandsById, errorOrigin } from "./command-text.js";
+import { commandsById } from "./command-text.js";
+import { errorLine } from "./error-line.js";
 import { sanitize } from "./sanitize.js";
 import { renderSummary } from "./summary.js";
 
@@ -59,9 +60,7 @@ export function spansView(folded: Folded): string {
 		for (const c of state.commands.filter((c) => c.span === close.span))
 			out.push(`  ${c.id} [exit ${c.exitCode ?? "?"}] ${c.command}`);
 		for (const e of state.errors.filter((e) => e.span === close.span))
-			out.push(
-				`  ${e.id} ${e.fixedBy === null ? "open" : `fixed by ${e.fixedBy}`} (${errorOrigin(e, commands)}): ${e.head}`,
-			);
+			out.push(`  ${errorLine(e, { commands, status: true })}`);
 		if (close.unlabeled.length > 0) out.push(`  unlabeled: ${close.unlabeled.join(", ")}`);
 		out.push(`  narrative: ${narrative}`);
 	}

@@ -1,6 +1,7 @@
 import type { World } from "../events/index.js";
-import type { Command, Finding, LedgerError, State } from "../reducers/index.js";
-import { commandsById, errorOrigin } from "./command-text.js";
+import { type Command, type Finding, type LedgerError, openErrors, type State } from "../reducers/index.js";
+import { commandsById } from "./command-text.js";
+import { errorLine } from "./error-line.js";
 import { sanitizeText } from "./sanitize.js";
 import { type ShownValue, shownValues } from "./shown-values.js";
 
@@ -88,8 +89,8 @@ function findingLine(f: Finding): string {
 	return f.evidence.length === 0 ? `- ${f.id}: ${text}` : `- ${f.id}: ${text} (${f.evidence.join(", ")})`;
 }
 
-function errorLine(e: LedgerError, commands: ReadonlyMap<string, Command>): string {
-	return `- ${e.id} (${errorOrigin(e, commands)}, span ${e.span}): ${oneLine(e.head)}`;
+function openErrorLine(e: LedgerError, commands: ReadonlyMap<string, Command>): string {
+	return `- ${errorLine(e, { commands, span: true }, oneLine(e.head))}`;
 }
 
 /** `commit 1507f8b (git log --oneline -3, C3)`; a value the model named shows its turn. */
@@ -205,14 +206,14 @@ function worldLines(world: World | null): Cuttable {
 /** Every section the cap may cut, from the state, computed once per summary. */
 function cuttables(state: State): Readonly<Record<CutSection, Cuttable>> {
 	const commands = commandsById(state);
-	const open = state.errors.filter((e) => e.fixedBy === null);
+	const open = openErrors(state);
 	const findings = (list: readonly Finding[]) => list.map((f) => ({ id: f.id, line: findingLine(f) }));
 	return {
 		objective: single(state.objective === null ? null : ownLine(state.objective)),
 		decisions: oldestFirst(findings(state.decisions), ["decision", "decisions"]),
 		deadEnds: oldestFirst(findings(state.deadEnds), ["dead end", "dead ends"]),
 		openErrors: oldestFirst(
-			open.map((e) => ({ id: e.id, line: errorLine(e, commands) })),
+			open.map((e) => ({ id: e.id, line: openErrorLine(e, commands) })),
 			["open error", "open errors"],
 		),
 		values: newestFirst(

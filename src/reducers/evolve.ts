@@ -1,5 +1,6 @@
 import { castDraft, type Draft, Immer } from "immer";
 import { type Event, type EventData, fixerOf, idNumber } from "../events/index.js";
+import { isOpen } from "./open-errors.js";
 import type { Anomaly, Counters, Rule, State, Value } from "./state.js";
 
 /** The id kinds the fold numbers when an event carries no id. */
@@ -211,8 +212,7 @@ function errorRecorded(d: Draft<State>, index: Index, error: EventData<"error-re
 function errorFixed(d: Draft<State>, index: Index, fix: EventData<"error-fixed">): void {
 	const at = index.errors.get(fix.error);
 	const found = at === undefined ? undefined : d.errors[at];
-	if (at !== undefined && found !== undefined && found.fixedBy === null)
-		d.errors[at] = { ...found, fixedBy: fixerOf(fix) };
+	if (at !== undefined && found !== undefined && isOpen(found)) d.errors[at] = { ...found, fixedBy: fixerOf(fix) };
 }
 
 /** The list appears with its first failure, so a state without one keeps the keys it always had. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { NOTHING_RECORDED, standInAnswer } from "../../src/adapters/eval/stand-in.js";
+import { NOTHING_RECORDED, standInAnswer } from "../../src/eval/stand-in.js";
 import { userMessages } from "../../src/events/messages.js";
 import { entriesFromObjects } from "../../src/events/transcript.js";
 import { standingRules } from "../../src/pass/takeover/standing-rules.js";

@@ -8,7 +8,7 @@ import { chunkLines } from "../../src/adapters/cli/file-lines.js";
 import { runPreviewCli } from "../../src/adapters/cli/preview-cli.js";
 import { readSession, startsWithSessionHeader } from "../../src/adapters/cli/session-file.js";
 import { runStateCli } from "../../src/adapters/cli/state-cli.js";
-import { runFactsCli } from "../../src/adapters/eval/facts-cli.js";
+import { runFactsCli } from "../../src/eval/facts-cli.js";
 import {
 	EVENT_ENTRY_TYPE,
 	encodeEvent,

@@ -10,8 +10,8 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@mariozechner/pi-coding-agent";
-import { lastUserText } from "../../src/adapters/eval/faux-route.js";
-import { Settler } from "../../src/adapters/eval/settler.js";
+import { lastUserText } from "../../src/eval/faux-route.js";
+import { Settler } from "../../src/eval/settler.js";
 import { carefulAnswer } from "./fake-summarizer.js";
 
 // A pi session that loads its extensions the way pi does at start: from the packages in the agent dir's

@@ -28,7 +28,7 @@ import {
 	SessionManager,
 	SettingsManager,
 } from "@mariozechner/pi-coding-agent";
-import { Settler } from "../../src/adapters/eval/settler.js";
+import { Settler } from "../../src/eval/settler.js";
 import {
 	type BackendSetup,
 	type BranchEntry,

@@ -17,7 +17,7 @@ interface Command {
 const now = () => performance.now();
 
 async function root(): Promise<string> {
-	return (await import("../eval/repo-root.js")).repoRoot();
+	return (await import("../../eval/repo-root.js")).repoRoot();
 }
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -39,26 +39,26 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 	replay: {
 		summary: "[FILE…] [options]  recorded sessions through a real pi session, only the model faked",
 		needsPi: true,
-		run: async (argv) => (await import("../eval/replay-cli.js")).runReplayCli(argv, { root: await root(), now }),
+		run: async (argv) => (await import("../../eval/replay-cli.js")).runReplayCli(argv, { root: await root(), now }),
 	},
 	facts: {
 		summary: "[FILE…]  how many reused values each compactor's summary kept (no model)",
 		needsPi: false,
-		run: async (argv) => (await import("../eval/facts-cli.js")).runFactsCli(argv, { root: await root() }),
+		run: async (argv) => (await import("../../eval/facts-cli.js")).runFactsCli(argv, { root: await root() }),
 	},
 	score: {
 		summary: "--model provider/id [FILE…]  Longhaul against pi's own compaction, judged by a real model",
 		needsPi: true,
 		run: async (argv) => {
-			const { resolveRoute } = await import("../eval/probe-model.js");
-			const { runScoreCli } = await import("../eval/score-cli.js");
+			const { resolveRoute } = await import("../../eval/probe-model.js");
+			const { runScoreCli } = await import("../../eval/score-cli.js");
 			return runScoreCli(argv, { root: await root(), resolve: (route) => resolveRoute(route, process.env) });
 		},
 	},
 	demo: {
 		summary: "the demo session replayed with Longhaul loaded, then its state (no key)",
 		needsPi: true,
-		run: async (argv) => (await import("../eval/demo-cli.js")).runDemoCli(argv, { root: await root(), now }),
+		run: async (argv) => (await import("../../eval/demo-cli.js")).runDemoCli(argv, { root: await root(), now }),
 	},
 	bench: {
 		summary: "the performance figures, as ratios to baselines measured in the same run",

@@ -1,4 +1,4 @@
-import { type Ask, type Heard, next, type Plan, start, type Talk } from "../../pass/conversation/index.js";
+import { type Ask, type ConversationState, type Heard, next, type Plan, start } from "../../pass/conversation/index.js";
 import type { Conversation, PassModel } from "./model.js";
 
 /** The pass was cancelled: the only way a conversation rejects. */
@@ -49,7 +49,7 @@ function deadline(ms: number, outer: AbortSignal) {
  * is heard as a failed call. A send starts from the conversation as the last ended turn left it (`fresh`), or goes
  * on from the reply before it; a reply with no tool calls and no error ends the turn. Rejects only on abort.
  */
-export async function converse(plan: Plan, model: PassModel, options: ConverseOptions): Promise<Talk> {
+export async function converse(plan: Plan, model: PassModel, options: ConverseOptions): Promise<ConversationState> {
 	const { signal, now } = options;
 	let committed: Conversation | undefined;
 	let pending: Conversation | undefined;
@@ -89,6 +89,6 @@ export async function converse(plan: Plan, model: PassModel, options: ConverseOp
 		}
 	};
 	let step = start(plan, now());
-	while (step.kind === "ask") step = next(step.talk, await perform(step.ask));
-	return step.talk;
+	while (step.kind === "ask") step = next(step.conversation, await perform(step.ask));
+	return step.conversation;
 }

@@ -123,7 +123,8 @@ interface Trace {
 	readonly excused: { check: string; reason: string }[];
 }
 
-type Step = <T>(name: string, f: () => T | Promise<T>) => Promise<T>;
+/** Runs one stage of the pass under its name: shown as the status, timed for the log. */
+type RunStage = <T>(name: string, f: () => T | Promise<T>) => Promise<T>;
 
 function spanNotes(slice: SpanSlice, folded: Folded): string[] {
 	return folded.events.flatMap((l) =>
@@ -160,7 +161,12 @@ async function redactedInputs(caps: PassCapabilities, slice: SpanSlice, offer: O
 }
 
 /** Gathers the pass's inputs: the span pi cut, the takeover and what the pass offers, the ledger, the World. */
-async function gather(request: PassRequest, caps: PassCapabilities, folded: Folded, step: Step): Promise<Gathered> {
+async function gather(
+	request: PassRequest,
+	caps: PassCapabilities,
+	folded: Folded,
+	stage: RunStage,
+): Promise<Gathered> {
 	const state = folded.state;
 	const prepared =
 		request.messages === undefined
@@ -168,15 +174,15 @@ async function gather(request: PassRequest, caps: PassCapabilities, folded: Fold
 			: preparedSpan(folded.branch, request.firstKeptEntryId, request.messages);
 	const cutSlice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
 	const cutTakeover = takeoverOf(folded, cutSlice);
-	const r = await step("redact", () =>
+	const r = await stage("redact", () =>
 		redactedInputs(caps, cutSlice, offerOf(cutSlice, cutTakeover), spanNotes(cutSlice, folded)),
 	);
 	const slice = { ...cutSlice, messages: r.messages };
 	const takeover =
 		cutTakeover === undefined ? undefined : { ...cutTakeover, summary: r.offer.prompt.foreignSummary ?? "" };
 	const { offer, notes, shown } = r;
-	const ledger = await step("ledger", () => ledgerEvents(slice.messages, slice.span, state));
-	const world = await step("world", () => caps.takeWorld(request.cwd));
+	const ledger = await stage("ledger", () => ledgerEvents(slice.messages, slice.span, state));
+	const world = await stage("world", () => caps.takeWorld(request.cwd));
 	const toLabel = [...offer.before, ...slice.users];
 	const picks = request.readsEveryMessage === true && state.spans === 0 ? standingRules(toLabel) : offer.picks;
 	const spanFrom = prepared === undefined ? "derived" : "preparation";
@@ -224,7 +230,7 @@ async function chunkDecisions(
 	model: PassModel,
 	whole: Prompt,
 	trace: Trace,
-	step: Step,
+	stage: RunStage,
 ): Promise<Decided> {
 	const { settings, signal } = g.request;
 	const promptChars = whole.system.length + whole.user.length;
@@ -235,7 +241,7 @@ async function chunkDecisions(
 		const prompt = chunks.length === 1 ? whole : promptOf(g, decided.state, chunk.users, part);
 		const ctx = contextOf(g, decided.state, chunk.users, index === 0);
 		const options = { retryNoteChars: settings.retryNoteChars, signal, now: g.caps.now };
-		const diff = await step(`diff ${index + 1}/${chunks.length}`, () => diffChunk(model, prompt, ctx, options));
+		const diff = await stage(`diff ${index + 1}/${chunks.length}`, () => diffChunk(model, prompt, ctx, options));
 		trace.calls.push(...diff.calls);
 		trace.rejectedQuotes.push(...diff.rejectedQuotes);
 		decided = decideAnswer(decided, diff, g.picks);
@@ -244,10 +250,10 @@ async function chunkDecisions(
 }
 
 /** Turns mode: one gated conversation over the whole span, its answer decided as one chunk's. */
-async function turnsDecisions(g: Gathered, model: PassModel, trace: Trace, step: Step): Promise<Decided> {
+async function turnsDecisions(g: Gathered, model: PassModel, trace: Trace, stage: RunStage): Promise<Decided> {
 	const { settings, signal } = g.request;
 	const start = decidingFrom(g.state, g.ledger);
-	const turns = await step("turns", () =>
+	const turns = await stage("turns", () =>
 		diffTurns(
 			{
 				ctx: contextOf(g, start.state, g.slice.users, true),
@@ -296,7 +302,7 @@ function spanBounds(ids: readonly string[]): Pick<SpanRecord, "bounds"> {
  */
 export async function runPass(request: PassRequest, caps: PassCapabilities): Promise<PassOutcome> {
 	const timings: Record<string, number> = {};
-	const step: Step = async (name, f) => {
+	const stage: RunStage = async (name, f) => {
 		caps.status(`Longhaul: ${name}`);
 		const start = caps.now();
 		const result = await f();
@@ -304,8 +310,8 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		return result;
 	};
 	const { settings } = request;
-	const folded = await step("fold", () => foldEntries(request.branch));
-	const g = await gather(request, caps, folded, step);
+	const folded = await stage("fold", () => foldEntries(request.branch));
+	const g = await gather(request, caps, folded, stage);
 	const { state, slice } = g;
 	const whole = promptOf(g, state, slice.users);
 	// Nothing new to summarize (a /compact right after another): the state carries over, with no model call.
@@ -317,12 +323,12 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		model === undefined
 			? decideWithoutModel(decidingFrom(state, g.ledger), g.picks, empty ? null : caps.noModelReason)
 			: mode === "turns"
-				? await turnsDecisions(g, model, trace, step)
-				: await chunkDecisions(g, model, whole, trace, step);
+				? await turnsDecisions(g, model, trace, stage)
+				: await chunkDecisions(g, model, whole, trace, stage);
 	const { ledger, world, toLabel } = g;
 	const summaryChars = settings.summaryChars;
 	const redact = caps.redactSummary ?? (async (text: string) => text);
-	const { close, fitted } = await step("close", async () => {
+	const { close, fitted } = await stage("close", async () => {
 		const close = decideClose(decided, { state, span: slice.span, ledger, world, toLabel, empty, summaryChars });
 		return { close, fitted: await fitSummary(close.closed.rendered, close.closed.state, redact) };
 	});

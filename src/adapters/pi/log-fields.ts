@@ -1,6 +1,6 @@
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import type { CapFit } from "../../projections/index.js";
-import type { State } from "../../reducers/index.js";
+import { openErrors, type State } from "../../reducers/index.js";
 import type { LogRecordOf, LogSession } from "../log/index.js";
 import type { PassOutcome } from "../pass/run-pass.js";
 
@@ -23,7 +23,7 @@ function carried(state: State): LogRecordOf<"compaction">["carried"] {
 		deadEnds: state.deadEnds.length,
 		notes: state.notes.length,
 		values: state.values.length,
-		openErrors: state.errors.filter((e) => e.fixedBy === null).length,
+		openErrors: openErrors(state).length,
 		workLog: state.workLog.length,
 	};
 }

@@ -1,6 +1,6 @@
 import type { Entry, LocatedSpanRecord, SpanRecord } from "../../events/index.js";
 import { messageOf, userMessages } from "../../events/index.js";
-import { commandsById, errorOrigin, headAndTail, sanitize, sliceWhole } from "../../projections/index.js";
+import { commandsById, errorLabel, headAndTail, sanitize, sliceWhole } from "../../projections/index.js";
 import type { Command, State } from "../../reducers/index.js";
 
 /** What `longhaul_recall` can look up: the state, the span records and the branch they were folded from. */
@@ -97,8 +97,7 @@ function ledgerDetail(ref: string, sources: RecallSources): string | undefined {
 	}
 	const error = sources.state.errors.find((e) => e.id === ref);
 	if (error === undefined) return undefined;
-	const status = error.fixedBy === null ? "open" : `fixed by ${error.fixedBy}`;
-	return `${error.id} (${errorOrigin(error, commandsById(sources.state))}, span ${error.span}, ${status}):\n${error.head}`;
+	return `${errorLabel(error, { commands: commandsById(sources.state), span: true, status: true })}:\n${error.head}`;
 }
 
 function findingDetail(ref: string, state: State): string | undefined {

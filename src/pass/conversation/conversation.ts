@@ -1,32 +1,21 @@
-import {
-	type DiffContext,
-	type DiffResult,
-	type DiffState,
-	FIRST_BUDGET,
-	hearDiff,
-	RAISED_BUDGET_MIN,
-	startDiff,
-} from "./diff-section.js";
+import { FIRST_BUDGET, RAISED_BUDGET_MIN } from "./diff-section.js";
 import type { Ask, CallTrace, Heard, Purpose, Reply, ToolSpec } from "./exchange.js";
-import { hearLabels, type LabelsContext, type LabelsState, startLabels } from "./labels-section.js";
-import type { Judged, SectionAsk, SectionHeard, SectionStep } from "./section.js";
-import { hearText, startText, type TextState } from "./text-section.js";
-import type { TurnSectionResult } from "./turn-section.js";
-import type { GateContext } from "./turns/gate.js";
+import type { Judged, SectionAsk, SectionHeard } from "./section.js";
+import {
+	type ActiveSection,
+	type ActiveStep,
+	hearSection,
+	type SectionPlan,
+	type SectionResult,
+	sectionName,
+	startSection,
+} from "./section-dispatch.js";
 import { SECTIONS, type Section, SHOWS_PER_TURN } from "./turns/sections.js";
 import { answerShow, type ShowSources } from "./turns/show.js";
 
-/** One section of a conversation: single mode's diff of a chunk, or one of turns mode's five. */
-export type SectionPlan =
-	| { readonly kind: "diff"; readonly context: DiffContext }
-	| {
-			readonly kind: "text";
-			readonly section: TextState["section"];
-			readonly first: string;
-			readonly gate: GateContext;
-			readonly retryNoteChars: number;
-	  }
-	| { readonly kind: "labels"; readonly context: LabelsContext; readonly first: string };
+// Transport: how a conversation's asks travel (single calls, or the turns of one continuing conversation with its
+// deadlines, Digest and `show(ref)` rounds) and what is traced of each. The sections' own deciders are reached
+// through section-dispatch.ts.
 
 /**
  * How the asks travel: single `calls`, each carrying its whole prompt; or `turns` of one continuing conversation,
@@ -62,22 +51,12 @@ export interface TurnTrace {
 	readonly codes: readonly string[];
 }
 
-/** What a section came to. */
-export type SectionResult =
-	| { readonly kind: "diff"; readonly result: DiffResult }
-	| { readonly kind: "turn"; readonly section: Section; readonly result: TurnSectionResult };
-
-type Current =
-	| { readonly kind: "diff"; readonly state: DiffState }
-	| { readonly kind: "text"; readonly state: TextState }
-	| { readonly kind: "labels"; readonly state: LabelsState };
-
 /**
  * The ask in flight: the section it is for, its purpose and budget, and (turns) when its turn began, its deadline,
  * its tool rounds.
  */
-interface Out {
-	readonly current: Current;
+interface InFlight {
+	readonly active: ActiveSection;
 	readonly purpose: Purpose;
 	readonly maxTokens: number;
 	readonly startedAt: number;
@@ -87,7 +66,7 @@ interface Out {
 }
 
 /** The whole conversation as data: the decider's state between asks. */
-export interface Talk {
+export interface ConversationState {
 	readonly plan: Plan;
 	readonly started: number;
 	readonly index: number;
@@ -101,20 +80,13 @@ export interface Talk {
 	/** Why a section stopped short, the first such. */
 	readonly reason: string | null;
 	/** The ask in flight; none once the conversation is done. */
-	readonly out: Out | undefined;
+	readonly inFlight: InFlight | undefined;
 }
 
 /** The decider's answer: the next ask with the state to hear it in, or the conversation done. */
-export type Step =
-	| { readonly kind: "ask"; readonly talk: Talk; readonly ask: Ask }
-	| { readonly kind: "done"; readonly talk: Talk };
-
-type CurrentStep =
-	| { readonly kind: "ask"; readonly current: Current; readonly ask: SectionAsk; readonly judged?: Judged }
-	| { readonly kind: "done"; readonly result: SectionResult; readonly judged?: Judged };
-
-/** A section's first ask: every section starts by asking. */
-type SectionStart<S> = Extract<SectionStep<S, unknown>, { kind: "ask" }>;
+export type ConversationStep =
+	| { readonly kind: "ask"; readonly conversation: ConversationState; readonly ask: Ask }
+	| { readonly kind: "done"; readonly conversation: ConversationState };
 
 /** Rounds of tool calls a turn allows: the capped calls one a round, and one more to hear the refusal. */
 const SHOW_ROUNDS = SHOWS_PER_TURN + 1;
@@ -126,108 +98,45 @@ const TURN_KIND: Readonly<Record<Purpose, TurnTrace["kind"]>> = {
 	questions: "extra",
 };
 
-function lift<S, R>(
-	step: SectionStep<S, R>,
-	current: (state: S) => Current,
-	result: (result: R) => SectionResult,
-): CurrentStep {
-	return step.kind === "ask"
-		? { kind: "ask", current: current(step.state), ask: step.ask, judged: step.judged }
-		: { kind: "done", result: result(step.result), judged: step.judged };
-}
-
-function asking<S>(start: SectionStart<S>, current: (state: S) => Current): CurrentStep {
-	return { kind: "ask", current: current(start.state), ask: start.ask };
-}
-
-function startSection(plan: SectionPlan): CurrentStep {
-	switch (plan.kind) {
-		case "diff":
-			return asking(startDiff(plan.context), (state) => ({ kind: "diff", state }));
-		case "text":
-			return asking(startText(plan.section, plan.first, plan.gate, plan.retryNoteChars), (state) => ({
-				kind: "text",
-				state,
-			}));
-		case "labels":
-			return asking(startLabels(plan.context, plan.first), (state) => ({ kind: "labels", state }));
-		default: {
-			const unknownPlan: never = plan;
-			return unknownPlan;
-		}
-	}
-}
-
-function hearSection(current: Current, heard: SectionHeard): CurrentStep {
-	switch (current.kind) {
-		case "diff":
-			return lift(
-				hearDiff(current.state, heard),
-				(state) => ({ kind: "diff", state }),
-				(result) => ({ kind: "diff", result }),
-			);
-		case "text":
-			return lift(
-				hearText(current.state, heard),
-				(state) => ({ kind: "text", state }),
-				(result) => ({ kind: "turn", section: current.state.section, result }),
-			);
-		case "labels":
-			return lift(
-				hearLabels(current.state, heard),
-				(state) => ({ kind: "labels", state }),
-				(result) => ({ kind: "turn", section: "labels", result }),
-			);
-		default: {
-			const unknownSection: never = current;
-			return unknownSection;
-		}
-	}
-}
-
-function sectionName(current: Current): Section {
-	return current.kind === "text" ? current.state.section : "labels";
-}
-
 /** The list with its last item changed; an empty list stays empty. */
 function withLast<T>(list: readonly T[], change: (last: T) => T): readonly T[] {
 	return list.map((item, i) => (i === list.length - 1 ? change(item) : item));
 }
 
 /** The section's judgement of the text last heard, on the trace of its call and (turns) of its turn. */
-function withJudged(talk: Talk, judged: Judged | undefined): Talk {
-	if (judged === undefined) return talk;
+function withJudged(conversation: ConversationState, judged: Judged | undefined): ConversationState {
+	if (judged === undefined) return conversation;
 	const outcome = judged.outcome === "defects" ? "failures" : judged.outcome;
 	return {
-		...talk,
-		calls: withLast(talk.calls, (call) => ({ ...call, outcome: judged.outcome, defects: judged.codes })),
-		turns: withLast(talk.turns, (turn) => ({ ...turn, outcome, codes: judged.codes })),
+		...conversation,
+		calls: withLast(conversation.calls, (call) => ({ ...call, outcome: judged.outcome, defects: judged.codes })),
+		turns: withLast(conversation.turns, (turn) => ({ ...turn, outcome, codes: judged.codes })),
 	};
 }
 
 /** Moves on from a section's step: its next ask, or the next section, or the end. */
-function proceed(talk: Talk, step: CurrentStep, at: number): Step {
-	const judged = withJudged(talk, step.judged);
-	if (step.kind === "ask") return issue(judged, step.current, step.ask, at);
+function proceed(conversation: ConversationState, step: ActiveStep, at: number): ConversationStep {
+	const judged = withJudged(conversation, step.judged);
+	if (step.kind === "ask") return issue(judged, step.active, step.ask, at);
 	const reason = judged.reason ?? step.result.result.reason;
-	const moved: Talk = {
+	const moved: ConversationState = {
 		...judged,
 		results: [...judged.results, step.result],
 		index: judged.index + 1,
-		out: undefined,
+		inFlight: undefined,
 		reason,
 	};
-	const plan = talk.plan.sections[moved.index];
-	return plan === undefined ? { kind: "done", talk: moved } : proceed(moved, startSection(plan), at);
+	const plan = conversation.plan.sections[moved.index];
+	return plan === undefined ? { kind: "done", conversation: moved } : proceed(moved, startSection(plan), at);
 }
 
 /** Sends a section's ask the plan's way; in turns mode, a turn with no time left is not sent but failed. */
-function issue(talk: Talk, current: Current, ask: SectionAsk, at: number): Step {
-	const { transport, system } = talk.plan;
+function issue(conversation: ConversationState, active: ActiveSection, ask: SectionAsk, at: number): ConversationStep {
+	const { transport, system } = conversation.plan;
 	if (transport.kind === "calls") {
-		const maxTokens = ask.maxTokens ?? talk.budget;
-		const out: Out = {
-			current,
+		const maxTokens = ask.maxTokens ?? conversation.budget;
+		const inFlight: InFlight = {
+			active,
 			purpose: ask.purpose,
 			maxTokens,
 			startedAt: at,
@@ -237,21 +146,21 @@ function issue(talk: Talk, current: Current, ask: SectionAsk, at: number): Step 
 		};
 		return {
 			kind: "ask",
-			talk: { ...talk, out },
+			conversation: { ...conversation, inFlight },
 			ask: { kind: "call", purpose: ask.purpose, system, prompt: ask.text, maxTokens },
 		};
 	}
-	const left = transport.budgetMs - (at - talk.started);
-	if (left <= 0) return proceed(talk, hearSection(current, { kind: "failed", reason: "turns-budget" }), at);
-	const name = sectionName(current);
+	const left = transport.budgetMs - (at - conversation.started);
+	if (left <= 0) return proceed(conversation, hearSection(active, { kind: "failed", reason: "turns-budget" }), at);
+	const name = sectionName(active);
 	const kind = TURN_KIND[ask.purpose];
 	const status = `Longhaul: turn ${SECTIONS.indexOf(name) + 1}/${SECTIONS.length} ${name}${kind === "ask" ? "" : ` (${kind})`}`;
 	const deadline = at + Math.min(transport.turnBudgetMs, left);
-	const text = talk.digestOwed ? `${transport.digest}\n\n${ask.text}` : ask.text;
-	const out: Out = {
-		current,
+	const text = conversation.digestOwed ? `${transport.digest}\n\n${ask.text}` : ask.text;
+	const inFlight: InFlight = {
+		active,
 		purpose: ask.purpose,
-		maxTokens: talk.budget,
+		maxTokens: conversation.budget,
 		startedAt: at,
 		deadline,
 		rounds: 0,
@@ -259,14 +168,14 @@ function issue(talk: Talk, current: Current, ask: SectionAsk, at: number): Step 
 	};
 	return {
 		kind: "ask",
-		talk: { ...talk, out },
+		conversation: { ...conversation, inFlight },
 		ask: {
 			kind: "send",
 			purpose: ask.purpose,
 			system,
 			tools: transport.tools,
 			input: { kind: "text", text },
-			maxTokens: talk.budget,
+			maxTokens: conversation.budget,
 			fresh: true,
 			deadline,
 			status,
@@ -274,10 +183,10 @@ function issue(talk: Talk, current: Current, ask: SectionAsk, at: number): Step 
 	};
 }
 
-function trace(out: Out, heard: Heard, stopReason: string, reply?: Reply): CallTrace {
+function trace(inFlight: InFlight, heard: Heard, stopReason: string, reply?: Reply): CallTrace {
 	return {
-		purpose: out.purpose,
-		maxTokens: out.maxTokens,
+		purpose: inFlight.purpose,
+		maxTokens: inFlight.maxTokens,
 		stopReason,
 		inputTokens: reply?.inputTokens ?? 0,
 		outputTokens: reply?.outputTokens ?? 0,
@@ -296,92 +205,100 @@ function reasonOf(heard: Exclude<Heard, { kind: "reply" }>): string {
  * Single mode: a call that threw or stopped on an error is a reason; a reply is heard as text. The call is traced as
  * turns mode traces it: a reply stopped on an error with its stop reason and tokens, as thrown.
  */
-function hearCall(talk: Talk, out: Out, heard: Heard): Step {
-	const { current } = out;
+function hearCall(conversation: ConversationState, inFlight: InFlight, heard: Heard): ConversationStep {
+	const { active } = inFlight;
 	if (heard.kind !== "reply") {
 		const reason = reasonOf(heard);
-		const calls = [...talk.calls, trace(out, heard, reason)];
-		return proceed({ ...talk, calls }, hearSection(current, { kind: "failed", reason }), heard.at);
+		const calls = [...conversation.calls, trace(inFlight, heard, reason)];
+		return proceed({ ...conversation, calls }, hearSection(active, { kind: "failed", reason }), heard.at);
 	}
 	const { reply } = heard;
-	const calls = [...talk.calls, trace(out, heard, reply.stopReason, reply)];
+	const calls = [...conversation.calls, trace(inFlight, heard, reply.stopReason, reply)];
 	const section: SectionHeard =
 		reply.stopReason === "error"
 			? { kind: "failed", reason: "model-error" }
 			: { kind: "text", text: reply.text, stopReason: reply.stopReason };
-	return proceed({ ...talk, calls }, hearSection(current, section), heard.at);
+	return proceed({ ...conversation, calls }, hearSection(active, section), heard.at);
 }
 
-function turnTrace(out: Out, at: number, outcome: TurnTrace["outcome"], codes: readonly string[]): TurnTrace {
+function turnTrace(inFlight: InFlight, at: number, outcome: TurnTrace["outcome"], codes: readonly string[]): TurnTrace {
 	return {
-		section: sectionName(out.current),
-		kind: TURN_KIND[out.purpose],
-		shows: out.shows,
-		ms: at - out.startedAt,
+		section: sectionName(inFlight.active),
+		kind: TURN_KIND[inFlight.purpose],
+		shows: inFlight.shows,
+		ms: at - inFlight.startedAt,
 		outcome,
 		codes,
 	};
 }
 
 /** Turns mode: tool calls are answered by code within the turn; a text reply ends the turn; a failure fails it. */
-function hearTurn(talk: Talk, transport: Extract<Transport, { kind: "turns" }>, out: Out, heard: Heard): Step {
-	const { current } = out;
-	const failTurn = (t: Talk, reason: string) =>
+function hearTurn(
+	conversation: ConversationState,
+	transport: Extract<Transport, { kind: "turns" }>,
+	inFlight: InFlight,
+	heard: Heard,
+): ConversationStep {
+	const { active } = inFlight;
+	const failTurn = (t: ConversationState, reason: string) =>
 		proceed(
-			{ ...t, turns: [...t.turns, turnTrace(out, heard.at, "failed", [reason])] },
-			hearSection(current, { kind: "failed", reason }),
+			{ ...t, turns: [...t.turns, turnTrace(inFlight, heard.at, "failed", [reason])] },
+			hearSection(active, { kind: "failed", reason }),
 			heard.at,
 		);
 	if (heard.kind !== "reply") {
 		const reason = reasonOf(heard);
-		return failTurn({ ...talk, calls: [...talk.calls, trace(out, heard, reason)] }, reason);
+		return failTurn({ ...conversation, calls: [...conversation.calls, trace(inFlight, heard, reason)] }, reason);
 	}
 	const { reply } = heard;
-	const withCall: Talk = { ...talk, calls: [...talk.calls, trace(out, heard, reply.stopReason, reply)] };
+	const withCall: ConversationState = {
+		...conversation,
+		calls: [...conversation.calls, trace(inFlight, heard, reply.stopReason, reply)],
+	};
 	if (reply.stopReason === "error") return failTurn(withCall, "model-error");
 	if (reply.toolCalls.length > 0) {
-		if (out.rounds >= SHOW_ROUNDS) return failTurn(withCall, "tool-loop");
+		if (inFlight.rounds >= SHOW_ROUNDS) return failTurn(withCall, "tool-loop");
 		const answers = reply.toolCalls.map((call, i) => {
-			const shown = answerShow(call.name, call.arguments, out.shows + i, transport.sources);
+			const shown = answerShow(call.name, call.arguments, inFlight.shows + i, transport.sources);
 			return { id: call.id, name: call.name, text: shown.text, refused: !shown.found };
 		});
-		const next: Out = { ...out, rounds: out.rounds + 1, shows: out.shows + reply.toolCalls.length };
+		const next: InFlight = { ...inFlight, rounds: inFlight.rounds + 1, shows: inFlight.shows + reply.toolCalls.length };
 		return {
 			kind: "ask",
-			talk: { ...withCall, out: next },
+			conversation: { ...withCall, inFlight: next },
 			ask: {
 				kind: "send",
-				purpose: out.purpose,
-				system: talk.plan.system,
+				purpose: inFlight.purpose,
+				system: conversation.plan.system,
 				tools: transport.tools,
 				input: { kind: "tool-answers", answers },
-				maxTokens: out.maxTokens,
+				maxTokens: inFlight.maxTokens,
 				fresh: false,
-				deadline: out.deadline,
+				deadline: inFlight.deadline,
 				status: undefined,
 			},
 		};
 	}
 	const budget =
 		reply.stopReason === "length"
-			? Math.min(Math.max(talk.budget * 2, RAISED_BUDGET_MIN), talk.plan.maxTokens)
-			: talk.budget;
-	const ended: Talk = {
+			? Math.min(Math.max(conversation.budget * 2, RAISED_BUDGET_MIN), conversation.plan.maxTokens)
+			: conversation.budget;
+	const ended: ConversationState = {
 		...withCall,
 		budget,
 		digestOwed: false,
-		turns: [...withCall.turns, turnTrace(out, heard.at, "answer", [])],
+		turns: [...withCall.turns, turnTrace(inFlight, heard.at, "answer", [])],
 	};
 	return proceed(
 		ended,
-		hearSection(current, { kind: "text", text: reply.text, stopReason: reply.stopReason }),
+		hearSection(active, { kind: "text", text: reply.text, stopReason: reply.stopReason }),
 		heard.at,
 	);
 }
 
 /** The conversation's first ask (or, with nothing to ask, its end), at `at` on the pass's clock. */
-export function start(plan: Plan, at: number): Step {
-	const talk: Talk = {
+export function start(plan: Plan, at: number): ConversationStep {
+	const conversation: ConversationState = {
 		plan,
 		started: at,
 		index: 0,
@@ -391,16 +308,18 @@ export function start(plan: Plan, at: number): Step {
 		budget: Math.min(FIRST_BUDGET, plan.maxTokens),
 		digestOwed: true,
 		reason: null,
-		out: undefined,
+		inFlight: undefined,
 	};
 	const first = plan.sections[0];
-	return first === undefined ? { kind: "done", talk } : proceed(talk, startSection(first), at);
+	return first === undefined ? { kind: "done", conversation } : proceed(conversation, startSection(first), at);
 }
 
 /** The conversation's next step once the driver heard back from the ask in flight. */
-export function next(talk: Talk, heard: Heard): Step {
-	const { out } = talk;
-	const { transport } = talk.plan;
-	if (out === undefined) return { kind: "done", talk };
-	return transport.kind === "calls" ? hearCall(talk, out, heard) : hearTurn(talk, transport, out, heard);
+export function next(conversation: ConversationState, heard: Heard): ConversationStep {
+	const { inFlight } = conversation;
+	const { transport } = conversation.plan;
+	if (inFlight === undefined) return { kind: "done", conversation };
+	return transport.kind === "calls"
+		? hearCall(conversation, inFlight, heard)
+		: hearTurn(conversation, transport, inFlight, heard);
 }

@@ -69,7 +69,7 @@ export type DiffState =
 			readonly asked: readonly Question[];
 	  };
 
-type Step = SectionStep<DiffState, DiffResult>;
+type DiffStep = SectionStep<DiffState, DiffResult>;
 
 /** Reads a reply, repairing what ran past a bound code can bring back (see repair.ts), and accepts it. */
 function parse(ctx: AcceptContext, text: string): Parsed {
@@ -107,12 +107,12 @@ function rejectedQuotes(answer: RawAnswer, accepted: Accepted): string[] {
 	});
 }
 
-function done(result: DiffResult, judged?: Judged): Step {
+function done(result: DiffResult, judged?: Judged): DiffStep {
 	return { kind: "done", result, judged };
 }
 
 /** The settled acceptance; what the repair cut is counted with what acceptance dropped, for the log. */
-function accepted(kept: Read, settled: Accepted, judged?: Judged): Step {
+function accepted(kept: Read, settled: Accepted, judged?: Judged): DiffStep {
 	const dropped = [...kept.cuts, ...settled.dropped];
 	return done(
 		{ accepted: { ...settled, dropped }, reason: null, rejectedQuotes: rejectedQuotes(kept.answer, settled) },
@@ -121,7 +121,7 @@ function accepted(kept: Read, settled: Accepted, judged?: Judged): Step {
 }
 
 /** The first call: the chunk's prompt within the first budget. */
-export function startDiff(context: DiffContext): Extract<Step, { kind: "ask" }> {
+export function startDiff(context: DiffContext): Extract<DiffStep, { kind: "ask" }> {
 	const budget = Math.min(FIRST_BUDGET, context.maxTokens);
 	const state: DiffState = { context, phase: "diff", budget };
 	return { kind: "ask", state, ask: { purpose: "diff", text: context.prompt.user, maxTokens: budget } };
@@ -131,7 +131,7 @@ export function startDiff(context: DiffContext): Extract<Step, { kind: "ask" }> 
  * Once an answer parsed or none will: with nothing usable, the reason; with lift questions and a last call that
  * answered, one more call asks them; else the answer accepted as final.
  */
-function settle(context: DiffContext, kept: Parsed, lastAnswered: boolean, judged?: Judged): Step {
+function settle(context: DiffContext, kept: Parsed, lastAnswered: boolean, judged?: Judged): DiffStep {
 	if (kept.kind === "unread")
 		return done({ accepted: undefined, reason: kept.defect.code, rejectedQuotes: [] }, judged);
 	const { ctx, prompt, retryNoteChars, maxTokens } = context;
@@ -148,7 +148,7 @@ function settle(context: DiffContext, kept: Parsed, lastAnswered: boolean, judge
 }
 
 /** After the first answer (raised or not): a format defect is retried once with a note, the parsed answer kept. */
-function afterFirst(context: DiffContext, budget: number, parsed: Parsed): Step {
+function afterFirst(context: DiffContext, budget: number, parsed: Parsed): DiffStep {
 	const judged = judgedOf(parsed);
 	const defects = defectsOf(parsed);
 	if (defects.length === 0) return settle(context, parsed, true, judged);
@@ -166,7 +166,7 @@ function afterFirst(context: DiffContext, budget: number, parsed: Parsed): Step 
  * The chunk's next step once a call came back (docs/how-it-works.md, One pass): an answer cut at the output
  * limit with nothing usable is asked again with twice the budget; then one retry; then the questions, once.
  */
-export function hearDiff(state: DiffState, heard: SectionHeard): Step {
+export function hearDiff(state: DiffState, heard: SectionHeard): DiffStep {
 	const { context } = state;
 	const { ctx, maxTokens } = context;
 	switch (state.phase) {

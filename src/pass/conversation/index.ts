@@ -1,6 +1,6 @@
-// The pass's model conversation as a pure decider: `start(plan, at)` gives the first ask, `next(talk, heard)` the
+// The pass's model conversation as a pure decider: `start(plan, at)` gives the first ask, `next(conversation, heard)` the
 // next ask or the end. Single mode is a conversation of one section (a chunk's diff); turns mode one of five.
-export type { Plan, SectionResult, Step, Talk, TurnTrace } from "./conversation.js";
+export type { ConversationState, ConversationStep, Plan, TurnTrace } from "./conversation.js";
 export { next, start } from "./conversation.js";
 export type { DiffContext, DiffResult } from "./diff-section.js";
 export { FIRST_BUDGET, RAISED_BUDGET_MIN } from "./diff-section.js";
@@ -15,6 +15,7 @@ export type {
 	ToolRequest,
 	ToolSpec,
 } from "./exchange.js";
+export type { SectionResult } from "./section-dispatch.js";
 export { type ChunkDiff, chunkDiffOf, chunkPlan } from "./single.js";
 export {
 	cannotConverse,

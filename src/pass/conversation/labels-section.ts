@@ -34,7 +34,7 @@ export interface LabelsState {
 	readonly answered: boolean;
 }
 
-type Step = SectionStep<LabelsState, TurnSectionResult>;
+type LabelsStep = SectionStep<LabelsState, TurnSectionResult>;
 
 const questionKey = (q: Question) => `${q.msg}|${q.label}|${q.targets.join(",")}`;
 
@@ -68,7 +68,7 @@ function nextAsk(
 }
 
 /** The section over: a turn that failed says why; a section never read names the last reply's failure. */
-function finish(state: LabelsState, failed: string | null, judged?: Judged): Step {
+function finish(state: LabelsState, failed: string | null, judged?: Judged): LabelsStep {
 	const reason = failed ?? (state.answered ? null : (state.last[0]?.code ?? null));
 	const result: TurnSectionResult = {
 		answered: state.answered,
@@ -82,7 +82,7 @@ function finish(state: LabelsState, failed: string | null, judged?: Judged): Ste
 }
 
 /** The section's first ask; the standing picks are held as `rule` from the start. */
-export function startLabels(context: LabelsContext, first: string): Extract<Step, { kind: "ask" }> {
+export function startLabels(context: LabelsContext, first: string): Extract<LabelsStep, { kind: "ask" }> {
 	const state: LabelsState = {
 		context,
 		attempt: 0,
@@ -102,7 +102,7 @@ export function startLabels(context: LabelsContext, first: string): Extract<Step
  * failing messages are asked again); lift questions are asked once, in the next turn, and a lift refused because its
  * rule was replaced that the last turn first raised gets one more turn. A label still failing is dropped.
  */
-export function hearLabels(state: LabelsState, heard: SectionHeard): Step {
+export function hearLabels(state: LabelsState, heard: SectionHeard): LabelsStep {
 	if (heard.kind === "failed") return finish(state, heard.reason);
 	const { ctx, standing, retryNoteChars } = state.context;
 	const reply = labelsFromReply(state, heard.text);

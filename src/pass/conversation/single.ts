@@ -1,5 +1,5 @@
 import type { Accepted } from "../accept/index.js";
-import type { Plan, Talk } from "./conversation.js";
+import type { ConversationState, Plan } from "./conversation.js";
 import type { DiffContext } from "./diff-section.js";
 import type { CallTrace } from "./exchange.js";
 
@@ -28,9 +28,9 @@ export function chunkPlan(context: DiffContext): Plan {
 }
 
 /** What a chunk's conversation came to. */
-export function chunkDiffOf(talk: Talk): ChunkDiff {
-	const first = talk.results[0];
+export function chunkDiffOf(conversation: ConversationState): ChunkDiff {
+	const first = conversation.results[0];
 	const result =
 		first?.kind === "diff" ? first.result : { accepted: undefined, reason: "no-answer", rejectedQuotes: [] };
-	return { ...result, calls: talk.calls };
+	return { ...result, calls: conversation.calls };
 }

@@ -15,7 +15,7 @@ export interface TextState {
 	readonly best: { readonly answer: TextAnswer; readonly verdict: Verdict } | undefined;
 }
 
-type Step = SectionStep<TextState, TurnSectionResult>;
+type TextStep = SectionStep<TextState, TurnSectionResult>;
 
 /** Fewer failures wins, then fewer unmet expectations; a tie goes to the newer answer. */
 function better(a: { verdict: Verdict } | undefined, b: { verdict: Verdict }): boolean {
@@ -27,7 +27,7 @@ function better(a: { verdict: Verdict } | undefined, b: { verdict: Verdict }): b
 }
 
 /** The section over; `reason` is why it stopped short: its turn failed, or (never answered) the last reply's code. */
-function finish(state: TextState, reason: string | null, judged?: Judged): Step {
+function finish(state: TextState, reason: string | null, judged?: Judged): TextStep {
 	const { best } = state;
 	const result: TurnSectionResult =
 		best === undefined
@@ -49,7 +49,7 @@ export function startText(
 	first: string,
 	gate: GateContext,
 	retryNoteChars: number,
-): Extract<Step, { kind: "ask" }> {
+): Extract<TextStep, { kind: "ask" }> {
 	const state: TextState = {
 		section,
 		gate,
@@ -61,7 +61,7 @@ export function startText(
 }
 
 /** A section other than the labels (docs/turns-mode.md, The gate): gated after every answer, repaired up to twice. */
-export function hearText(state: TextState, heard: SectionHeard): Step {
+export function hearText(state: TextState, heard: SectionHeard): TextStep {
 	if (heard.kind === "failed") return finish(state, heard.reason);
 	const read = readSection(state.section, heard.text);
 	const answer = E.getOrElseW(() => undefined)(read);

@@ -1,8 +1,9 @@
 import type { Event, Message, World } from "../../events/index.js";
 import { type AcceptContext, acceptAnswer } from "../accept/index.js";
 import type { RawAnswer } from "../answer/index.js";
-import type { Plan, SectionPlan, Talk, TurnTrace } from "./conversation.js";
+import type { ConversationState, Plan, TurnTrace } from "./conversation.js";
 import type { CallTrace } from "./exchange.js";
+import type { SectionPlan } from "./section-dispatch.js";
 import { digest } from "./turns/digest.js";
 import { type Excused, type ExpectationCheck, modifiedFiles, unfixedErrors } from "./turns/expectations.js";
 import type { GateContext } from "./turns/gate.js";
@@ -151,14 +152,14 @@ export function cannotConverse(input: TurnsInput): TurnsOutcome {
 }
 
 /** What the conversation came to: the sections' parts assembled and accepted as one answer. */
-export function turnsOutcomeOf(talk: Talk, input: TurnsInput): TurnsOutcome {
+export function turnsOutcomeOf(conversation: ConversationState, input: TurnsInput): TurnsOutcome {
 	const { ctx } = input;
-	const results = talk.results.flatMap((r) => (r.kind === "turn" ? [r] : []));
-	const transport = talk.plan.transport;
+	const results = conversation.results.flatMap((r) => (r.kind === "turn" ? [r] : []));
+	const transport = conversation.plan.transport;
 	const common = {
-		reason: talk.reason,
-		calls: talk.calls,
-		turns: talk.turns,
+		reason: conversation.reason,
+		calls: conversation.calls,
+		turns: conversation.turns,
 		excused: results.flatMap((r) => r.result.excused),
 		unmet: results.flatMap((r) => r.result.unmet),
 		answered: results.filter((r) => r.result.answered).map((r) => r.section),

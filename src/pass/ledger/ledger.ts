@@ -2,7 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Event, EventData, Message, ToolCall } from "../../events/index.js";
 import { idNumber } from "../../events/index.js";
-import type { State } from "../../reducers/index.js";
+import { isOpen, type State } from "../../reducers/index.js";
 import { exitIsAnswer } from "./exits.js";
 import { callsThatRan, fileEvents, modifiedPath } from "./files.js";
 import { type CommandOutput, valueEvents } from "./values.js";
@@ -62,7 +62,7 @@ export function errorHead(text: string, empty: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The book: what the ledger knows while it reads one span, seeded from the prior state.
+// The reading of a span: what the ledger knows while it reads one span, seeded from the prior state.
 
 /** An open error that a run of a command raised, with that command's number (a fix must come later). */
 interface OpenError {
@@ -70,7 +70,8 @@ interface OpenError {
 	readonly raisedBy: number;
 }
 
-interface Book {
+/** What the ledger knows while it reads one span: the ids so far, what it recorded, what is open. */
+interface SpanReading {
 	readonly span: number;
 	readonly next: { C: number; E: number };
 	readonly events: Event[];
@@ -110,8 +111,8 @@ function nextNumber(ids: readonly (string | null)[]): number {
 
 const looseKey = (tool: string, head: string): string => `${tool}\u0000${head}`;
 
-function openBook(prior: State, span: number): Book {
-	const book: Book = {
+function startReading(prior: State, span: number): SpanReading {
+	const reading: SpanReading = {
 		span,
 		next: {
 			C: nextNumber([...prior.commands.map((c) => c.id), ...prior.errors.flatMap((e) => [e.command, e.fixedBy])]),
@@ -129,31 +130,31 @@ function openBook(prior: State, span: number): Book {
 		modelFailures: new Map(),
 	};
 	for (const f of prior.modelFailures ?? [])
-		if (f.span === span) book.modelFailures.set(f.head, (book.modelFailures.get(f.head) ?? 0) + 1);
+		if (f.span === span) reading.modelFailures.set(f.head, (reading.modelFailures.get(f.head) ?? 0) + 1);
 	const textOf = new Map<string, string>();
 	for (const c of prior.commands) {
 		textOf.set(c.id, c.command);
-		if (c.toolCallId !== null) book.byCall.set(c.toolCallId, c.id);
-		else if (c.span === span) push(book.userRuns, c.command, c.id);
+		if (c.toolCallId !== null) reading.byCall.set(c.toolCallId, c.id);
+		else if (c.span === span) push(reading.userRuns, c.command, c.id);
 	}
 	for (const e of prior.errors) {
 		if (e.command === null) {
 			// An error of this span is met again in reading order; one of an earlier span came before all of it.
-			if (e.span === span) push(book.looseErrors, looseKey(e.tool, e.head), e.id);
-			if (e.span === span && e.fixedBy === null) book.openLoose.add(e.id);
-			else if (e.path !== undefined && e.fixedBy === null) push(book.openEdits, e.path, e.id);
+			if (e.span === span) push(reading.looseErrors, looseKey(e.tool, e.head), e.id);
+			if (e.span === span && isOpen(e)) reading.openLoose.add(e.id);
+			else if (e.path !== undefined && isOpen(e)) push(reading.openEdits, e.path, e.id);
 			continue;
 		}
-		book.errorOf.set(e.command, e.id);
+		reading.errorOf.set(e.command, e.id);
 		const text = textOf.get(e.command);
-		if (e.fixedBy === null && text !== undefined) push(book.open, text, { id: e.id, raisedBy: idNumber(e.command) });
+		if (isOpen(e) && text !== undefined) push(reading.open, text, { id: e.id, raisedBy: idNumber(e.command) });
 	}
-	return book;
+	return reading;
 }
 
-function take(book: Book, kind: "C" | "E"): string {
-	const n = book.next[kind];
-	book.next[kind] = n + 1;
+function take(reading: SpanReading, kind: "C" | "E"): string {
+	const n = reading.next[kind];
+	reading.next[kind] = n + 1;
 	return `${kind}${n}`;
 }
 
@@ -168,70 +169,73 @@ type Run = Readonly<Pick<EventData<"command-recorded">, "command" | "exitCode" |
 };
 
 /** An error no command raised; one of an edit or write names its `path`, which a later success of it fixes. */
-function recordLooseError(book: Book, tool: string, head: string, path: string | undefined): void {
-	const known = book.looseErrors.get(looseKey(tool, head))?.shift();
+function recordLooseError(reading: SpanReading, tool: string, head: string, path: string | undefined): void {
+	const known = reading.looseErrors.get(looseKey(tool, head))?.shift();
 	if (known !== undefined) {
-		if (path !== undefined && book.openLoose.has(known)) push(book.openEdits, path, known);
+		if (path !== undefined && reading.openLoose.has(known)) push(reading.openEdits, path, known);
 		return;
 	}
-	const id = take(book, "E");
-	const data = { id, tool, head, span: book.span, command: null };
+	const id = take(reading, "E");
+	const data = { id, tool, head, span: reading.span, command: null };
 	if (path === undefined) {
-		book.events.push({ type: "error-recorded", data });
+		reading.events.push({ type: "error-recorded", data });
 		return;
 	}
-	push(book.openEdits, path, id);
-	book.events.push({ type: "error-recorded", data: { ...data, path } });
+	push(reading.openEdits, path, id);
+	reading.events.push({ type: "error-recorded", data: { ...data, path } });
 }
 
 /** An edit or write that succeeded fixes every open error of an earlier one of the same file. */
-function fixEdits(book: Book, tool: string, path: string): void {
-	for (const error of book.openEdits.get(path) ?? [])
-		book.events.push({ type: "error-fixed", data: { error, byTool: tool, path } });
-	book.openEdits.delete(path);
+function fixEdits(reading: SpanReading, tool: string, path: string): void {
+	for (const error of reading.openEdits.get(path) ?? [])
+		reading.events.push({ type: "error-fixed", data: { error, byTool: tool, path } });
+	reading.openEdits.delete(path);
 }
 
 /** A turn the session's model stopped with an error: the session's failure, with no `E<n>`. */
-function recordModelFailure(book: Book, head: string): void {
-	const known = book.modelFailures.get(head) ?? 0;
-	if (known > 0) book.modelFailures.set(head, known - 1);
-	else book.events.push({ type: "model-failed", data: { span: book.span, head } });
+function recordModelFailure(reading: SpanReading, head: string): void {
+	const known = reading.modelFailures.get(head) ?? 0;
+	if (known > 0) reading.modelFailures.set(head, known - 1);
+	else reading.events.push({ type: "model-failed", data: { span: reading.span, head } });
 }
 
-function recordRunError(book: Book, command: string, run: Run): void {
-	if (book.errorOf.has(command)) return;
-	const id = take(book, "E");
-	book.errorOf.set(command, id);
-	push(book.open, run.command, { id, raisedBy: idNumber(command) });
+function recordRunError(reading: SpanReading, command: string, run: Run): void {
+	if (reading.errorOf.has(command)) return;
+	const id = take(reading, "E");
+	reading.errorOf.set(command, id);
+	push(reading.open, run.command, { id, raisedBy: idNumber(command) });
 	const head = errorHead(run.output, run.exitCode === null ? "(no output)" : `exit code ${run.exitCode}`);
-	book.events.push({ type: "error-recorded", data: { id, tool: "bash", head, span: book.span, command } });
+	reading.events.push({ type: "error-recorded", data: { id, tool: "bash", head, span: reading.span, command } });
 }
 
 /** A run that succeeded fixes every open error an earlier run of the same command text raised. */
-function fixEarlier(book: Book, command: string, text: string): void {
-	const open = book.open.get(text);
+function fixEarlier(reading: SpanReading, command: string, text: string): void {
+	const open = reading.open.get(text);
 	if (open === undefined) return;
 	const n = idNumber(command);
 	const still: OpenError[] = [];
 	for (const error of open) {
-		if (error.raisedBy < n) book.events.push({ type: "error-fixed", data: { error: error.id, by: command } });
+		if (error.raisedBy < n) reading.events.push({ type: "error-fixed", data: { error: error.id, by: command } });
 		else still.push(error);
 	}
-	book.open.set(text, still);
+	reading.open.set(text, still);
 }
 
 /** Records a run under `known` (its id from an earlier reading of the span) or a new id, then its error or fixes. */
-function recordRun(book: Book, run: Run, known: string | undefined): string {
-	const id = known ?? take(book, "C");
+function recordRun(reading: SpanReading, run: Run, known: string | undefined): string {
+	const id = known ?? take(reading, "C");
 	if (known === undefined) {
 		const { command, exitCode, toolCallId, by } = run;
-		book.events.push({ type: "command-recorded", data: { id, command, exitCode, span: book.span, toolCallId, by } });
+		reading.events.push({
+			type: "command-recorded",
+			data: { id, command, exitCode, span: reading.span, toolCallId, by },
+		});
 	}
-	book.outputs.push({ id, output: run.output });
+	reading.outputs.push({ id, output: run.output });
 	// grep finding nothing, diff finding a difference: the run answered, so it is no error and fixes like a success.
 	const answered = exitIsAnswer(run.command, run.exitCode);
-	if (!answered && (run.failed || (run.exitCode !== null && run.exitCode !== 0))) recordRunError(book, id, run);
-	else if (answered || run.exitCode === 0) fixEarlier(book, id, run.command);
+	if (!answered && (run.failed || (run.exitCode !== null && run.exitCode !== 0))) recordRunError(reading, id, run);
+	else if (answered || run.exitCode === 0) fixEarlier(reading, id, run.command);
 	return id;
 }
 
@@ -244,8 +248,8 @@ function bashCommand(call: ToolCall): string | undefined {
 	return E.isRight(decoded) ? decoded.right.command : undefined;
 }
 
-function readAssistant(book: Book, message: Assistant, results: ReadonlyMap<string, ToolResult>): void {
-	if (message.stopReason === "error") recordModelFailure(book, errorHead(message.errorMessage, "(no message)"));
+function readAssistant(reading: SpanReading, message: Assistant, results: ReadonlyMap<string, ToolResult>): void {
+	if (message.stopReason === "error") recordModelFailure(reading, errorHead(message.errorMessage, "(no message)"));
 	for (const call of callsThatRan(message)) {
 		const command = bashCommand(call);
 		if (command === undefined) continue;
@@ -259,7 +263,7 @@ function readAssistant(book: Book, message: Assistant, results: ReadonlyMap<stri
 			toolCallId: call.id,
 			by: "tool",
 		};
-		book.byCall.set(call.id, recordRun(book, run, book.byCall.get(call.id)));
+		reading.byCall.set(call.id, recordRun(reading, run, reading.byCall.get(call.id)));
 	}
 }
 
@@ -269,11 +273,11 @@ function readAssistant(book: Book, message: Assistant, results: ReadonlyMap<stri
  * read. pi never puts a message in two spans (each starts where the previous one kept), so this is exact for
  * pi's spans; a span re-read under another number would record its user runs again.
  */
-function userRunId(book: Book, command: string): string | undefined {
-	return book.userRuns.get(command)?.shift();
+function userRunId(reading: SpanReading, command: string): string | undefined {
+	return reading.userRuns.get(command)?.shift();
 }
 
-function readUserRun(book: Book, message: UserRun): void {
+function readUserRun(reading: SpanReading, message: UserRun): void {
 	const run: Run = {
 		command: message.command,
 		// A run the user cancelled has no exit code and is no error: the user stopped it on purpose.
@@ -283,7 +287,7 @@ function readUserRun(book: Book, message: UserRun): void {
 		toolCallId: null,
 		by: "user",
 	};
-	recordRun(book, run, userRunId(book, message.command));
+	recordRun(reading, run, userRunId(reading, message.command));
 }
 
 /** The results of the span by tool-call id (the first one, should an id repeat). */
@@ -308,11 +312,11 @@ function modifyingCalls(messages: readonly Message[]): Map<string, string> {
 }
 
 /** A result of a tool other than bash: a failure is an error with no command; an edit's or write's success fixes. */
-function readToolResult(book: Book, message: ToolResult, paths: ReadonlyMap<string, string>): void {
+function readToolResult(reading: SpanReading, message: ToolResult, paths: ReadonlyMap<string, string>): void {
 	const path = paths.get(message.toolCallId);
 	// pi keeps a call and its result in one span, so an error here has no command of its own to point to.
-	if (message.isError) recordLooseError(book, message.toolName, errorHead(message.text, "(no output)"), path);
-	else if (path !== undefined) fixEdits(book, message.toolName, path);
+	if (message.isError) recordLooseError(reading, message.toolName, errorHead(message.text, "(no output)"), path);
+	else if (path !== undefined) fixEdits(reading, message.toolName, path);
 }
 
 /** The tool-call ids of the bash calls read as commands; their results are read with the call. */
@@ -338,16 +342,17 @@ export interface Ledger {
  * same span again with the resulting state adds nothing. Deterministic.
  */
 export function ledgerOf(messages: readonly Message[], span: number, prior: State): Ledger {
-	const book = openBook(prior, span);
+	const reading = startReading(prior, span);
 	const results = resultsById(messages);
 	const bashCalls = bashCallIds(messages);
 	const paths = modifyingCalls(messages);
 	for (const message of messages) {
-		if (message.role === "assistant") readAssistant(book, message, results);
-		else if (message.role === "bashExecution") readUserRun(book, message);
-		else if (message.role === "toolResult" && !bashCalls.has(message.toolCallId)) readToolResult(book, message, paths);
+		if (message.role === "assistant") readAssistant(reading, message, results);
+		else if (message.role === "bashExecution") readUserRun(reading, message);
+		else if (message.role === "toolResult" && !bashCalls.has(message.toolCallId))
+			readToolResult(reading, message, paths);
 	}
-	return { events: book.events, outputs: book.outputs };
+	return { events: reading.events, outputs: reading.outputs };
 }
 
 /** Step 1 of the pass without the World: the span's ledger, then the values its output shows, then its files. */

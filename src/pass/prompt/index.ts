@@ -9,3 +9,4 @@ export {
 	SHOWN_MESSAGE_CHARS,
 } from "./prompt.js";
 export { argsText, cut, fileLines, headTail, ledgerLines, messageLine, worldLines } from "./prompt-parts.js";
+export { RULE_DEFINITION } from "./rule-definition.js";

@@ -1,7 +1,7 @@
 import type { UserMessage, World } from "../../events/index.js";
 import { type Event, fixerOf, isRecord, userText } from "../../events/index.js";
-import { headAndTail, sliceWhole } from "../../projections/index.js";
-import type { State } from "../../reducers/index.js";
+import { errorLine, headAndTail, sliceWhole } from "../../projections/index.js";
+import { openErrors, type State } from "../../reducers/index.js";
 
 /** The text on one line: every run of whitespace one space, none at either end. */
 export function oneLine(text: string): string {
@@ -30,15 +30,13 @@ export function argsText(args: unknown): string {
 /** The ids a model may cite: earlier spans' open errors, then the span's commands, errors and fixes, one a line. */
 export function ledgerLines(ledger: readonly Event[], state: State, width: number): string[] {
 	const lines: string[] = [];
-	for (const e of state.errors)
-		if (e.fixedBy === null) lines.push(`${e.id} open since span ${e.span} (${e.tool}): ${cut(e.head, width)}`);
+	for (const e of openErrors(state)) lines.push(errorLine(e, { span: true, status: true }, cut(e.head, width)));
 	for (const event of ledger) {
 		if (event.type === "command-recorded")
 			lines.push(`${event.data.id} [exit ${event.data.exitCode ?? "?"}] ${cut(event.data.command, width)}`);
-		else if (event.type === "error-recorded") {
-			const from = event.data.command === null ? event.data.tool : `${event.data.tool} ${event.data.command}`;
-			lines.push(`${event.data.id} (${from}): ${cut(event.data.head, width)}`);
-		} else if (event.type === "error-fixed") lines.push(`${event.data.error} fixed by ${fixerOf(event.data)}`);
+		else if (event.type === "error-recorded")
+			lines.push(errorLine({ ...event.data, fixedBy: null }, {}, cut(event.data.head, width)));
+		else if (event.type === "error-fixed") lines.push(`${event.data.error} fixed by ${fixerOf(event.data)}`);
 	}
 	return lines;
 }

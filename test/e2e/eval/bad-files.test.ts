@@ -4,13 +4,13 @@ import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runStateCli } from "../../../src/adapters/cli/state-cli.js";
-import { runFactsCli } from "../../../src/adapters/eval/facts-cli.js";
-import { pathHash } from "../../../src/adapters/eval/path-hash.js";
-import { resolveRoute } from "../../../src/adapters/eval/probe-model.js";
-import { runReplayCli } from "../../../src/adapters/eval/replay-cli.js";
-import { runScoreCli } from "../../../src/adapters/eval/score-cli.js";
+import { runFactsCli } from "../../../src/eval/facts-cli.js";
+import { pathHash } from "../../../src/eval/path-hash.js";
+import { resolveRoute } from "../../../src/eval/probe-model.js";
+import { runReplayCli } from "../../../src/eval/replay-cli.js";
+import { runScoreCli } from "../../../src/eval/score-cli.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, user, v1Text } from "../../unit/adapters/eval/v1-transcript.js";
+import { assistant, user, v1Text } from "../../unit/eval/v1-transcript.js";
 
 const NO_SESSION = "not a pi session (its first line is no session header)";
 

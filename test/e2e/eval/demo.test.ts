@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runDemoCli } from "../../../src/adapters/eval/demo-cli.js";
+import { runDemoCli } from "../../../src/eval/demo-cli.js";
 import { isTerminalSafe } from "../../../src/projections/index.js";
 import { repoRoot } from "../../support/shared.js";
 

@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runReplayCli } from "../../../src/adapters/eval/replay-cli.js";
+import { runReplayCli } from "../../../src/eval/replay-cli.js";
 import { readTranscript } from "../../../src/events/index.js";
 import { isTerminalSafe } from "../../../src/projections/index.js";
 import { foldTranscript } from "../../../src/reducers/index.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, compaction, result, user, v1Text } from "../../unit/adapters/eval/v1-transcript.js";
+import { assistant, compaction, result, user, v1Text } from "../../unit/eval/v1-transcript.js";
 
 const caps = { root: repoRoot, now: () => performance.now() };
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runStateCli } from "../../../src/adapters/cli/state-cli.js";
-import { runReplayCli } from "../../../src/adapters/eval/replay-cli.js";
+import { runReplayCli } from "../../../src/eval/replay-cli.js";
 import { copyShared, describeShared, repoRoot } from "../../support/shared.js";
 
 /*

@@ -6,8 +6,9 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longhaul } from "../../../src/adapters/cli/main.js";
-import { RECALL_TOOL } from "../../../src/adapters/eval/recall-probe.js";
-import { assistant, compaction, result, user, v1Text } from "../../unit/adapters/eval/v1-transcript.js";
+import { RECALL_TOOL } from "../../../src/eval/recall-probe.js";
+import { RULE_DEFINITION } from "../../../src/pass/prompt/index.js";
+import { assistant, compaction, result, user, v1Text } from "../../unit/eval/v1-transcript.js";
 
 // `longhaul score` as a user runs it against a local model: an OpenAI-compatible endpoint on 127.0.0.1 (here a
 // node:http stub speaking the chat completions API with streaming, as Ollama or vLLM do) declared as a custom
@@ -240,9 +241,9 @@ describe("longhaul score against a local OpenAI-compatible endpoint declared in 
 			[],
 		]);
 
-		// The judge is given the prompt's definition of a rule.
+		// The judge is given the summarizer's definition of a rule, one text.
 		const judge = requests.find((r) => textOf(r.body.messages[0]).startsWith("You grade"));
-		expect(textOf(judge?.body.messages[0])).toContain("a complaint about how the assistant works");
+		expect(textOf(judge?.body.messages[0])).toContain(RULE_DEFINITION);
 
 		// Rules, requirements (a column of their own) and values per side.
 		expect(run.stdout).toMatch(/^longhaul with recall +1 +1\/1 100% +1\/1 100% +1\/1 100% +- +1\/0\/0\/0$/m);

@@ -11,10 +11,10 @@ import {
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ProbeModel, resolveRoute } from "../../../src/adapters/eval/probe-model.js";
-import { runScoreCli } from "../../../src/adapters/eval/score-cli.js";
+import { type ProbeModel, resolveRoute } from "../../../src/eval/probe-model.js";
+import { runScoreCli } from "../../../src/eval/score-cli.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, compaction, result, user, v1Text } from "../../unit/adapters/eval/v1-transcript.js";
+import { assistant, compaction, result, user, v1Text } from "../../unit/eval/v1-transcript.js";
 
 const RULE = "never deploy on a Friday";
 const JudgePrompt = t.type({ answers: t.type({ X: t.string, Y: t.string, Z: t.string }) });

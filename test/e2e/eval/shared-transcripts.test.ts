@@ -3,8 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { runFactsCli } from "../../../src/adapters/eval/facts-cli.js";
-import { runReplayCli } from "../../../src/adapters/eval/replay-cli.js";
+import { runFactsCli } from "../../../src/eval/facts-cli.js";
+import { runReplayCli } from "../../../src/eval/replay-cli.js";
 import { copyShared, describeShared, repoRoot, sharedTranscripts } from "../../support/shared.js";
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");

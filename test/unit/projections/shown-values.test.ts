@@ -171,7 +171,7 @@ describe("open errors", () => {
 			{ type: "session", version: 3, id: "s" },
 			{ type: "compaction", id: "c1", parentId: null, summary: "s", firstKeptEntryId: "c1", tokensBefore: 1, details },
 		]);
-		expect(spansView(folded)).toContain('E2 open (bash C5: npm run check -- --project "packages/');
+		expect(spansView(folded)).toContain('E2 (bash C5: npm run check -- --project "packages/');
 	});
 });
 

@@ -1,4 +1,5 @@
 import { type Question, renderQuestions, WORDS_OVER } from "../../accept/index.js";
+import { RULE_DEFINITION } from "../../prompt/index.js";
 import type { Failure } from "./codecs.js";
 import type { UnfixedError, Unmet } from "./expectations.js";
 import { SECTIONS, type Section, SHOWS_PER_TURN } from "./sections.js";
@@ -30,7 +31,8 @@ function labelsAsk(input: AskInput): string {
 	return [
 		turnTitle("labels", "labels"),
 		`Label every one of these user messages: ${input.offered.join(", ")}.${standing}`,
-		'A label is "rule" (the user states something that stands over later work), "lifts R<n>" (the message withdraws rule R<n>: it says the rule no longer holds, is lifted, doesn\'t apply; "lifts u<n>" for a rule an earlier message gave) or "not a rule" (a request, a question, a permission for now, a description of what is being built).',
+		RULE_DEFINITION,
+		'A label is "rule" (the message gives a rule), "lifts R<n>" (the message withdraws rule R<n>: it says the rule no longer holds, is lifted, doesn\'t apply; "lifts u<n>" for a rule an earlier message gave) or "not a rule" (anything else).',
 		`Code copies a rule's words from the message. For a message over ${WORDS_OVER} characters labeled "rule", add "words": the rule's exact words copied from it.`,
 		'Answer {"labels": [{"msg": "u7", "label": "rule"}, {"msg": "u8", "label": "not a rule"}, {"msg": "u9", "label": "lifts R2"}]}.',
 	].join("\n");

@@ -2,6 +2,7 @@ import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Message, UserMessage } from "../../../events/index.js";
 import { type Event, type EventOf, fixerOf, userText } from "../../../events/index.js";
+import { errorLine } from "../../../projections/index.js";
 import type { Command, LedgerError, State } from "../../../reducers/index.js";
 import { cut, headTail, messageLine } from "../../prompt/index.js";
 import { SHOWS_PER_TURN } from "./sections.js";
@@ -48,7 +49,7 @@ function commandOf(sources: ShowSources, id: string | null): Omit<Command, "span
 }
 
 /** The error `id` names: this span's (open until a fix in the ledger), else an earlier span's with what fixed it. */
-function errorOf(sources: ShowSources, id: string): Omit<LedgerError, "span"> | undefined {
+function errorOf(sources: ShowSources, id: string): LedgerError | undefined {
 	for (const e of sources.ledger)
 		if (e.type === "error-recorded" && e.data.id === id) return { ...e.data, fixedBy: null };
 	return sources.state.errors.find((e) => e.id === id);
@@ -67,15 +68,11 @@ function showCommand(sources: ShowSources, id: string | null): Shown | undefined
 function showError(sources: ShowSources, id: string): Shown | undefined {
 	const error = errorOf(sources, id);
 	if (error === undefined) return undefined;
-	const from = error.command === null ? error.tool : `${error.tool} ${error.command}`;
 	const fix = sources.ledger.find((e): e is EventOf<"error-fixed"> => e.type === "error-fixed" && e.data.error === id);
 	const fixedBy = fix === undefined ? error.fixedBy : fixerOf(fix.data);
-	const status = fixedBy === null ? "open" : `fixed by ${fixedBy}`;
 	const command = showCommand(sources, error.command);
-	return {
-		found: true,
-		text: `${id} (${from}, ${status}): ${error.head}${command === undefined ? "" : `\n${command.text}`}`,
-	};
+	const line = errorLine({ ...error, fixedBy }, { status: true });
+	return { found: true, text: `${line}${command === undefined ? "" : `\n${command.text}`}` };
 }
 
 function showCall(sources: ShowSources, id: string): Shown | undefined {

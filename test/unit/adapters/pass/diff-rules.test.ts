@@ -278,6 +278,6 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 		expect(system).toContain("a complaint about how the agent works");
 		expect(system).toContain("a question that asks for a standing change");
 		expect(system).toContain("add it as a decision, the user's requirement in plain words, with that message's u<n>");
-		expect(system).toContain("how the work goes from now on, however phrased");
+		expect(system).toContain("how the work goes from now on, however it is phrased");
 	});
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { next, type Plan, start, turnsPlan } from "../../../../src/pass/conversation/index.js";
-import { callOf, doneTalk, reply, sendOf, showCall, textOf } from "./heard.js";
+import { callOf, doneConversation, reply, sendOf, showCall, textOf } from "./heard.js";
 import { spanContext, when } from "./span-context.js";
 
 // The decider's own laws, whatever the section: deadlines and the time budget on the pass's clock, the output budget,
@@ -24,13 +24,13 @@ const narrativeAsk = narrativeOnly[0]?.kind === "text" ? narrativeOnly[0].first 
 
 describe("the conversation decider", () => {
 	it("is done at once, having asked nothing, when the plan has no sections", () => {
-		const talk = doneTalk(start({ ...plan, sections: [] }, T0));
-		expect(talk).toMatchObject({ started: T0, results: [], calls: [], turns: [], reason: null });
+		const conversation = doneConversation(start({ ...plan, sections: [] }, T0));
+		expect(conversation).toMatchObject({ started: T0, results: [], calls: [], turns: [], reason: null });
 	});
 
 	it("hears nothing more once done: a late reply leaves the finished conversation as it was", () => {
-		const talk = doneTalk(when(start(inCalls(narrativeOnly), T0), reply(narrative, T0 + 5)));
-		expect(next(talk, reply(narrative, T0 + 9))).toEqual({ kind: "done", talk });
+		const conversation = doneConversation(when(start(inCalls(narrativeOnly), T0), reply(narrative, T0 + 5)));
+		expect(next(conversation, reply(narrative, T0 + 9))).toEqual({ kind: "done", conversation });
 	});
 
 	it("gives each turn the turn's budget on the pass's clock, or what is left of the pass's when that is less", () => {
@@ -38,29 +38,29 @@ describe("the conversation decider", () => {
 		expect(sendOf(first).deadline).toBe(T0 + 120_000);
 		const second = when(first, reply(narrative, T0 + 100_000));
 		expect(sendOf(second).deadline).toBe(T0 + 200_000);
-		expect(second.kind === "ask" && second.talk.turns).toEqual([
+		expect(second.kind === "ask" && second.conversation.turns).toEqual([
 			{ section: "narrative", kind: "ask", shows: 0, ms: 100_000, outcome: "answer", codes: [] },
 		]);
 	});
 
 	it("sends nothing once the pass's time is spent: every section left ends with turns-budget, no turn traced", () => {
-		const talk = doneTalk(when(start(plan, T0), reply(narrative, T0 + 200_000)));
-		expect(talk.results.map((r) => (r.kind === "turn" ? [r.section, r.result.reason] : []))).toEqual([
+		const conversation = doneConversation(when(start(plan, T0), reply(narrative, T0 + 200_000)));
+		expect(conversation.results.map((r) => (r.kind === "turn" ? [r.section, r.result.reason] : []))).toEqual([
 			["narrative", null],
 			["objective", "turns-budget"],
 			["labels", "turns-budget"],
 			["findings", "turns-budget"],
 			["now", "turns-budget"],
 		]);
-		expect(talk.reason).toBe("turns-budget");
-		expect(talk.turns).toHaveLength(1);
-		expect(talk.calls).toHaveLength(1);
+		expect(conversation.reason).toBe("turns-budget");
+		expect(conversation.turns).toHaveLength(1);
+		expect(conversation.calls).toHaveLength(1);
 	});
 
 	it("traces a call's purpose, budget, stop reason, tokens, time and the gate's codes, and the turn it ended", () => {
 		const heard = reply(tooLong, T0 + 900, { inputTokens: 1500, outputTokens: 120 });
 		const repair = when(start(plan, T0), { ...heard, ms: 880 });
-		expect(repair.kind === "ask" && repair.talk.calls).toEqual([
+		expect(repair.kind === "ask" && repair.conversation.calls).toEqual([
 			{
 				purpose: "diff",
 				maxTokens: 4096,
@@ -72,11 +72,11 @@ describe("the conversation decider", () => {
 				defects: ["narrative-too-long"],
 			},
 		]);
-		expect(repair.kind === "ask" && repair.talk.turns).toEqual([
+		expect(repair.kind === "ask" && repair.conversation.turns).toEqual([
 			{ section: "narrative", kind: "ask", shows: 0, ms: 900, outcome: "failures", codes: ["narrative-too-long"] },
 		]);
 		const fixed = when(repair, reply(narrative, T0 + 1500));
-		expect(fixed.kind === "ask" && fixed.talk.turns.at(-1)).toEqual({
+		expect(fixed.kind === "ask" && fixed.conversation.turns.at(-1)).toEqual({
 			section: "narrative",
 			kind: "repair",
 			shows: 0,
@@ -88,7 +88,7 @@ describe("the conversation decider", () => {
 
 	it("traces a tool round as a call answered, and the turn only once it ends, with its shows", () => {
 		const shown = when(start(plan, T0), showCall(["u1", "E1"], T0 + 40));
-		expect(shown.kind === "ask" && shown.talk.calls).toEqual([
+		expect(shown.kind === "ask" && shown.conversation.calls).toEqual([
 			{
 				purpose: "diff",
 				maxTokens: 4096,
@@ -100,9 +100,9 @@ describe("the conversation decider", () => {
 				defects: [],
 			},
 		]);
-		expect(shown.kind === "ask" && shown.talk.turns).toEqual([]);
+		expect(shown.kind === "ask" && shown.conversation.turns).toEqual([]);
 		const ended = when(shown, reply(narrative, T0 + 70));
-		expect(ended.kind === "ask" && ended.talk.turns).toEqual([
+		expect(ended.kind === "ask" && ended.conversation.turns).toEqual([
 			{ section: "narrative", kind: "ask", shows: 2, ms: 70, outcome: "answer", codes: [] },
 		]);
 	});
@@ -123,7 +123,7 @@ describe("the conversation decider", () => {
 
 	it("fails a turn that threw, tracing no tokens and the error's class, and asks the next with the Digest", () => {
 		const after = when(start(plan, T0), { kind: "threw", errorClass: "TypeError", at: T0 + 500, ms: 500 });
-		expect(after.kind === "ask" && after.talk.calls).toEqual([
+		expect(after.kind === "ask" && after.conversation.calls).toEqual([
 			{
 				purpose: "diff",
 				maxTokens: 4096,
@@ -135,7 +135,7 @@ describe("the conversation decider", () => {
 				defects: [],
 			},
 		]);
-		expect(after.kind === "ask" && after.talk.turns).toEqual([
+		expect(after.kind === "ask" && after.conversation.turns).toEqual([
 			{ section: "narrative", kind: "ask", shows: 0, ms: 500, outcome: "failed", codes: ["model-threw:TypeError"] },
 		]);
 		expect(sendOf(after)).toMatchObject({ fresh: true, status: "Longhaul: turn 2/5 objective" });
@@ -144,14 +144,14 @@ describe("the conversation decider", () => {
 
 	it("fails a turn whose reply stopped on an error, with model-error, and goes on to the next section", () => {
 		const after = when(start(plan, T0), reply(narrative, T0 + 300, { stopReason: "error" }));
-		expect(after.kind === "ask" && after.talk.turns).toEqual([
+		expect(after.kind === "ask" && after.conversation.turns).toEqual([
 			{ section: "narrative", kind: "ask", shows: 0, ms: 300, outcome: "failed", codes: ["model-error"] },
 		]);
-		expect(after.kind === "ask" && after.talk.calls.map((c) => [c.stopReason, c.outcome])).toEqual([
+		expect(after.kind === "ask" && after.conversation.calls.map((c) => [c.stopReason, c.outcome])).toEqual([
 			["error", "threw"],
 		]);
 		expect(sendOf(after).status).toBe("Longhaul: turn 2/5 objective");
-		expect(after.kind === "ask" && after.talk.reason).toBe("model-error");
+		expect(after.kind === "ask" && after.conversation.reason).toBe("model-error");
 	});
 
 	it("doubles the output budget after each reply cut at the limit, never past the model's, and keeps it after one that was not", () => {
@@ -179,16 +179,17 @@ describe("the conversation decider", () => {
 		const retry = when(first, reply(tooLong, T0 + 10));
 		expect(callOf(retry)).toMatchObject({ purpose: "retry", maxTokens: 4096 });
 		expect(textOf(retry)).toContain("its cap is 300");
-		const talk = doneTalk(when(retry, reply(narrative, T0 + 20)));
-		expect(talk.calls.map((c) => [c.purpose, c.outcome, c.defects])).toEqual([
+		const conversation = doneConversation(when(retry, reply(narrative, T0 + 20)));
+		expect(conversation.calls.map((c) => [c.purpose, c.outcome, c.defects])).toEqual([
 			["diff", "defects", ["narrative-too-long"]],
 			["retry", "answer", []],
 		]);
-		expect(talk.turns).toEqual([]);
+		expect(conversation.turns).toEqual([]);
 	});
 
 	it("in single calls, ends the section on a call that threw, stopped on an error or timed out, tracing why", () => {
-		const ended = (heard: Parameters<typeof next>[1]) => doneTalk(when(start(inCalls(narrativeOnly), T0), heard));
+		const ended = (heard: Parameters<typeof next>[1]) =>
+			doneConversation(when(start(inCalls(narrativeOnly), T0), heard));
 		const threw = ended({ kind: "threw", errorClass: "RangeError", at: T0 + 7, ms: 7 });
 		expect(threw.calls).toEqual([
 			{
@@ -205,7 +206,7 @@ describe("the conversation decider", () => {
 		expect(threw.reason).toBe("model-threw:RangeError");
 		const error = ended(reply(narrative, T0 + 3, { stopReason: "error" }));
 		const stoppedInTurns = when(start(plan, T0), reply(narrative, T0 + 3, { stopReason: "error" }));
-		expect(error.calls).toEqual(stoppedInTurns.talk.calls);
+		expect(error.calls).toEqual(stoppedInTurns.conversation.calls);
 		expect(error.calls.map((c) => [c.stopReason, c.outcome])).toEqual([["error", "threw"]]);
 		expect(error.calls[0]?.inputTokens).toBeGreaterThan(0);
 		expect(error.reason).toBe("model-error");

@@ -1,4 +1,10 @@
-import type { Ask, Heard, Reply, Step, Talk } from "../../../../src/pass/conversation/index.js";
+import type {
+	Ask,
+	ConversationState,
+	ConversationStep,
+	Heard,
+	Reply,
+} from "../../../../src/pass/conversation/index.js";
 
 // What the driver hears back, written as the tests' "when": a text reply, a show(ref) call, a call that threw.
 
@@ -17,25 +23,25 @@ export const showCall = (refs: readonly string[], at = 1): Heard =>
 		toolCalls: refs.map((ref) => ({ id: `call-${ref}`, name: "show", arguments: { ref } })),
 	});
 
-export function sendOf(step: Step): Extract<Ask, { kind: "send" }> {
+export function sendOf(step: ConversationStep): Extract<Ask, { kind: "send" }> {
 	if (step.kind !== "ask" || step.ask.kind !== "send") throw new Error(`expected a send, got ${step.kind}`);
 	return step.ask;
 }
 
-export function callOf(step: Step): Extract<Ask, { kind: "call" }> {
+export function callOf(step: ConversationStep): Extract<Ask, { kind: "call" }> {
 	if (step.kind !== "ask" || step.ask.kind !== "call") throw new Error(`expected a call, got ${step.kind}`);
 	return step.ask;
 }
 
 /** The text an ask sends: a send's text input or a call's prompt. */
-export function textOf(step: Step): string {
+export function textOf(step: ConversationStep): string {
 	if (step.kind !== "ask") return "";
 	const { ask } = step;
 	if (ask.kind === "call") return ask.prompt;
 	return ask.input.kind === "text" ? ask.input.text : "";
 }
 
-export function doneTalk(step: Step): Talk {
+export function doneConversation(step: ConversationStep): ConversationState {
 	if (step.kind !== "done") throw new Error("expected the conversation done");
-	return step.talk;
+	return step.conversation;
 }

@@ -6,12 +6,12 @@ import { QUESTIONS_HEADER } from "../../../../src/pass/accept/index.js";
 import { type Defect, readRelaxedAnswer } from "../../../../src/pass/answer/index.js";
 import {
 	type Ask,
+	type ConversationStep,
 	chunkDiffOf,
 	chunkPlan,
 	FIRST_BUDGET,
 	type Heard,
 	RAISED_BUDGET_MIN,
-	type Step,
 	start,
 } from "../../../../src/pass/conversation/index.js";
 import { spanContext, WHOLE_ANSWER, when } from "./span-context.js";
@@ -34,7 +34,7 @@ const reply = (text: string, stopReason = "stop"): Heard => ({
 });
 const threw = (errorClass: string): Heard => ({ kind: "threw", errorClass, at: 1, ms: 1 });
 
-function askOf(step: Step): Extract<Ask, { kind: "call" }> {
+function askOf(step: ConversationStep): Extract<Ask, { kind: "call" }> {
 	if (step.kind !== "ask" || step.ask.kind !== "call") throw new Error(`expected a call, got ${step.kind}`);
 	return step.ask;
 }
@@ -60,7 +60,7 @@ describe("single mode's conversation", () => {
 		});
 		const done = when(first, reply(WHOLE_ANSWER));
 		expect(done.kind).toBe("done");
-		const diff = chunkDiffOf(done.talk);
+		const diff = chunkDiffOf(done.conversation);
 		expect(diff.reason).toBeNull();
 		expect(diff.accepted?.events.filter((e) => e.type === "rule-added")).toHaveLength(1);
 		expect(diff.calls.map((c) => [c.purpose, c.outcome])).toEqual([["diff", "answer"]]);
@@ -73,7 +73,7 @@ describe("single mode's conversation", () => {
 			prompt: "the chunk's prompt",
 			maxTokens: RAISED_BUDGET_MIN,
 		});
-		expect(chunkDiffOf(when(raised, reply(WHOLE_ANSWER)).talk).calls.map((c) => c.maxTokens)).toEqual([
+		expect(chunkDiffOf(when(raised, reply(WHOLE_ANSWER)).conversation).calls.map((c) => c.maxTokens)).toEqual([
 			FIRST_BUDGET,
 			RAISED_BUDGET_MIN,
 		]);
@@ -89,7 +89,7 @@ describe("single mode's conversation", () => {
 		const ask = askOf(retry);
 		expect(ask.purpose).toBe("retry");
 		expect(ask.prompt).toContain("Your previous answer had these problems");
-		const fixed = chunkDiffOf(when(retry, reply(WHOLE_ANSWER)).talk);
+		const fixed = chunkDiffOf(when(retry, reply(WHOLE_ANSWER)).conversation);
 		expect(fixed.calls.map((c) => [c.purpose, c.outcome])).toEqual([
 			["diff", "defects"],
 			["retry", "answer"],
@@ -100,25 +100,25 @@ describe("single mode's conversation", () => {
 	it("keeps the first answer when the retry makes the same mistake and asks no third time", () => {
 		const twice = when(given(), reply(unlabeled), reply(unlabeled));
 		expect(twice.kind).toBe("done");
-		expect(chunkDiffOf(twice.talk).calls).toHaveLength(2);
+		expect(chunkDiffOf(twice.conversation).calls).toHaveLength(2);
 	});
 
 	it("ends with the reason when the first call throws, and records the call as thrown", () => {
 		const done = when(given(), threw("TypeError"));
-		const diff = chunkDiffOf(done.talk);
+		const diff = chunkDiffOf(done.conversation);
 		expect(diff.accepted).toBeUndefined();
 		expect(diff.reason).toBe("model-threw:TypeError");
 		expect(diff.calls.map((c) => [c.outcome, c.stopReason])).toEqual([["threw", "model-threw:TypeError"]]);
 	});
 
 	it("hears a reply stopped on an error as a model error, not as an answer", () => {
-		const diff = chunkDiffOf(when(given(), reply(WHOLE_ANSWER, "error")).talk);
+		const diff = chunkDiffOf(when(given(), reply(WHOLE_ANSWER, "error")).conversation);
 		expect(diff.reason).toBe("model-error");
 		expect(diff.accepted).toBeUndefined();
 	});
 
 	it("settles on the kept answer when the retry throws", () => {
-		const diff = chunkDiffOf(when(given(), reply(unlabeled), threw("Error")).talk);
+		const diff = chunkDiffOf(when(given(), reply(unlabeled), threw("Error")).conversation);
 		expect(diff.calls.map((c) => c.purpose)).toEqual(["diff", "retry"]);
 		expect(diff.accepted?.events.some((e) => e.type === "rule-added")).toBe(true);
 	});
@@ -134,16 +134,16 @@ function unreadable(text: string): Defect {
 const retryPrompt = (...notes: readonly string[]) =>
 	`the chunk's prompt\n\nYour previous answer had these problems; answer again in full, fixed:\n${notes.map((n) => `- ${n}`).join("\n")}`;
 
-const traceOf = (step: Step) =>
-	chunkDiffOf(step.talk).calls.map((c) => ({
+const traceOf = (step: ConversationStep) =>
+	chunkDiffOf(step.conversation).calls.map((c) => ({
 		purpose: c.purpose,
 		maxTokens: c.maxTokens,
 		outcome: c.outcome,
 		defects: c.defects,
 	}));
 
-const narrativeOf = (step: Step) =>
-	chunkDiffOf(step.talk).accepted?.events.flatMap((e) => (e.type === "narrative-line" ? [e.data.text] : []));
+const narrativeOf = (step: ConversationStep) =>
+	chunkDiffOf(step.conversation).accepted?.events.flatMap((e) => (e.type === "narrative-line" ? [e.data.text] : []));
 
 /** The span's whole answer with another narrative, and with u3 left unlabeled. */
 const unlabeledSaying = (narrative: string) => JSON.stringify({ ...JSON.parse(unlabeled), narrative });
@@ -184,8 +184,8 @@ const defective = answerOf(
 );
 const liftReply = JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] });
 
-const rulesOf = (step: Step) =>
-	chunkDiffOf(step.talk).accepted?.events.flatMap((e) =>
+const rulesOf = (step: ConversationStep) =>
+	chunkDiffOf(step.conversation).accepted?.events.flatMap((e) =>
 		e.type === "rule-added"
 			? [`added ${e.data.source}: ${e.data.words}`]
 			: e.type === "rule-lifted"
@@ -230,7 +230,7 @@ describe("single mode's budgets", () => {
 
 	it("ends with the reason when the raised call throws, each call traced", () => {
 		const done = when(given(), reply(cut, "length"), threw("TypeError"));
-		expect(chunkDiffOf(done.talk)).toMatchObject({
+		expect(chunkDiffOf(done.conversation)).toMatchObject({
 			accepted: undefined,
 			reason: "model-threw:TypeError",
 			rejectedQuotes: [],
@@ -254,27 +254,27 @@ describe("single mode's retry keeps the better answer", () => {
 
 	it("names the retry's defect as the reason when neither answer could be read", () => {
 		const done = when(given(), reply(cut), reply(prose));
-		const diff = chunkDiffOf(done.talk);
+		const diff = chunkDiffOf(done.conversation);
 		expect(diff.accepted).toBeUndefined();
 		expect(diff.reason).toBe("no-json");
 		expect(diff.rejectedQuotes).toEqual([]);
 	});
 
 	it("names the kept reply's defect as the reason when the retry of an unreadable answer throws", () => {
-		const diff = chunkDiffOf(when(given(), reply(prose), threw("Error")).talk);
+		const diff = chunkDiffOf(when(given(), reply(prose), threw("Error")).conversation);
 		expect(diff.accepted).toBeUndefined();
 		expect(diff.reason).toBe("no-json");
 	});
 
 	it("takes the retry's answer when the first could not be read", () => {
 		const done = when(given(), reply(prose), reply(WHOLE_ANSWER));
-		expect(chunkDiffOf(done.talk).reason).toBeNull();
+		expect(chunkDiffOf(done.conversation).reason).toBeNull();
 		expect(narrativeOf(done)).toEqual(["ran the lint; it fails"]);
 	});
 
 	it("keeps the first answer when the retry could not be read", () => {
 		const done = when(given(), reply(unlabeledSaying("the first answer")), reply(prose));
-		expect(chunkDiffOf(done.talk).accepted?.defects.map((d) => [d.code, d.msg])).toEqual([["unlabeled", "u3"]]);
+		expect(chunkDiffOf(done.conversation).accepted?.defects.map((d) => [d.code, d.msg])).toEqual([["unlabeled", "u3"]]);
 		expect(narrativeOf(done)).toEqual(["the first answer"]);
 	});
 
@@ -344,8 +344,8 @@ describe("single mode's lift questions", () => {
 
 	it("settles on the answer as it stood when the questions call throws, and traces the call as thrown", () => {
 		const done = when(given(32_000, replacing), reply(replacingAnswer), threw("Error"));
-		expect(chunkDiffOf(done.talk).reason).toBeNull();
-		expect(chunkDiffOf(done.talk).accepted?.questions).toEqual([]);
+		expect(chunkDiffOf(done.conversation).reason).toBeNull();
+		expect(chunkDiffOf(done.conversation).accepted?.questions).toEqual([]);
 		expect(rulesOf(done)).toEqual([
 			"added u1: always indent with tabs",
 			"added u2: switch to two-space indentation instead of tabs from now on",
@@ -373,14 +373,14 @@ describe("single mode's lift questions", () => {
 			"added u1: always indent with tabs",
 			"added u2: switch to two-space indentation instead of tabs from now on",
 		]);
-		expect(chunkDiffOf(done.talk).accepted?.questions).toEqual([]);
+		expect(chunkDiffOf(done.conversation).accepted?.questions).toEqual([]);
 	});
 
 	it("asks no question that does not fit in the room for a note: the answer is accepted as final", () => {
 		const done = when(given(32_000, replacing, QUESTIONS_HEADER.length + 10), reply(replacingAnswer));
 		expect(done.kind).toBe("done");
 		expect(traceOf(done).map((c) => c.purpose)).toEqual(["diff"]);
-		expect(chunkDiffOf(done.talk).accepted?.questions).toEqual([]);
+		expect(chunkDiffOf(done.conversation).accepted?.questions).toEqual([]);
 	});
 });
 
@@ -393,7 +393,7 @@ describe("single mode's rejected quotes", () => {
 			{ msg: "u2", label: "rule", words: "use yarn instead" },
 			{ msg: "u3", label: "not a rule" },
 		]);
-		const diff = chunkDiffOf(when(given(32_000, twoRules), reply(answer)).talk);
+		const diff = chunkDiffOf(when(given(32_000, twoRules), reply(answer)).conversation);
 		expect(diff.accepted?.events.flatMap((e) => (e.type === "rule-added" ? [e.data.words] : []))).toEqual([
 			"never add dependencies",
 			"always run the tests before you commit",
@@ -407,13 +407,13 @@ describe("single mode's rejected quotes", () => {
 			{ msg: "u2", label: "rule", words: "never add dependencies" },
 			{ msg: "u3", label: "not a rule" },
 		]);
-		expect(chunkDiffOf(when(given(32_000, twoRules), reply(answer)).talk).rejectedQuotes).toEqual([]);
+		expect(chunkDiffOf(when(given(32_000, twoRules), reply(answer)).conversation).rejectedQuotes).toEqual([]);
 	});
 });
 
 describe("a chunk's diff", () => {
 	it("has no answer while its conversation has not ended", () => {
-		expect(chunkDiffOf(given().talk)).toEqual({
+		expect(chunkDiffOf(given().conversation)).toEqual({
 			accepted: undefined,
 			reason: "no-answer",
 			rejectedQuotes: [],

@@ -1,5 +1,5 @@
 import type { AcceptContext } from "../../../../src/pass/accept/accept.js";
-import { type Heard, next, type Step, type TurnsInput } from "../../../../src/pass/conversation/index.js";
+import { type ConversationStep, type Heard, next, type TurnsInput } from "../../../../src/pass/conversation/index.js";
 import { ledgerEvents } from "../../../../src/pass/ledger/ledger.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
@@ -61,11 +61,11 @@ export const WHOLE_ANSWER = JSON.stringify({
 });
 
 /** When the driver hears these, in order: the decider's step after the last (given-when-then's "when"). */
-export function when(step: Step, ...heard: Heard[]): Step {
+export function when(step: ConversationStep, ...heard: Heard[]): ConversationStep {
 	let current = step;
 	for (const h of heard) {
 		if (current.kind !== "ask") throw new Error("the conversation ended before everything was heard");
-		current = next(current.talk, h);
+		current = next(current.conversation, h);
 	}
 	return current;
 }

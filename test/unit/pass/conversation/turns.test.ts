@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { UserMessage } from "../../../../src/events/index.js";
 import type { AcceptContext } from "../../../../src/pass/accept/accept.js";
 import {
+	type ConversationState,
+	type ConversationStep,
 	cannotConverse,
 	type Plan,
-	type Step,
 	start,
-	type Talk,
 	type TurnsInput,
 	turnsOutcomeOf,
 	turnsPlan,
@@ -14,7 +14,7 @@ import {
 import type { TurnSectionResult } from "../../../../src/pass/conversation/turn-section.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
-import { callOf, doneTalk, reply, sendOf, showCall as showCalls, textOf as stepText } from "./heard.js";
+import { callOf, doneConversation, reply, sendOf, showCall as showCalls, textOf as stepText } from "./heard.js";
 import { spanContext, when } from "./span-context.js";
 
 // Turns mode as the same decider with five sections, told given-when-then: given the span's plan and budgets, when
@@ -72,7 +72,7 @@ describe("turns mode's conversation", () => {
 			reply(answers.now),
 		);
 		expect(done.kind).toBe("done");
-		const outcome = turnsOutcomeOf(done.talk, input);
+		const outcome = turnsOutcomeOf(done.conversation, input);
 		expect(outcome.answered).toEqual(["narrative", "objective", "labels", "findings", "now"]);
 		expect(outcome.reason).toBeNull();
 		expect(outcome.accepted?.events.filter((e) => e.type === "rule-added")).toHaveLength(1);
@@ -102,7 +102,7 @@ describe("turns mode's conversation", () => {
 				reply(answers.labels),
 				reply(answers.findings),
 				reply(answers.now),
-			).talk,
+			).conversation,
 			input,
 		);
 		expect(outcome.turns[0]).toMatchObject({ section: "narrative", shows: 1, ms: 20 });
@@ -113,14 +113,18 @@ describe("turns mode's conversation", () => {
 		const ask = sendOf(looped);
 		expect(textOf(ask)).toContain("Turn 2 of 5: objective.");
 		expect(textOf(ask).startsWith("Turn 2")).toBe(false);
-		expect(looped.kind === "ask" && looped.talk.turns[0]).toMatchObject({ outcome: "failed", codes: ["tool-loop"] });
+		expect(looped.kind === "ask" && looped.conversation.turns[0]).toMatchObject({
+			outcome: "failed",
+			codes: ["tool-loop"],
+		});
 	});
 
 	it("hears a timed-out turn as turn-budget and goes on to the next section", () => {
 		const after = when(given(), { kind: "timeout", at: 120_000, ms: 120_000 });
 		expect(textOf(sendOf(after))).toContain("Turn 2 of 5: objective.");
 		const outcome = turnsOutcomeOf(
-			when(after, reply(answers.objective), reply(answers.labels), reply(answers.findings), reply(answers.now)).talk,
+			when(after, reply(answers.objective), reply(answers.labels), reply(answers.findings), reply(answers.now))
+				.conversation,
 			input,
 		);
 		expect(outcome.reason).toBe("turn-budget");
@@ -130,7 +134,7 @@ describe("turns mode's conversation", () => {
 	it("sends nothing once the pass's time budget is spent: the sections left carry, with the reason", () => {
 		const done = when(given({ turnsBudgetMs: 1000 }), reply(answers.narrative, 1000));
 		expect(done.kind).toBe("done");
-		const outcome = turnsOutcomeOf(done.talk, input);
+		const outcome = turnsOutcomeOf(done.conversation, input);
 		expect(outcome.answered).toEqual(["narrative"]);
 		expect(outcome.reason).toBe("turns-budget");
 		expect(outcome.calls).toHaveLength(1);
@@ -150,7 +154,8 @@ describe("turns mode's conversation", () => {
 		const after = when(repair, reply(long), reply(long));
 		expect(textOf(sendOf(after))).toContain("Turn 2 of 5: objective.");
 		const outcome = turnsOutcomeOf(
-			when(after, reply(answers.objective), reply(answers.labels), reply(answers.findings), reply(answers.now)).talk,
+			when(after, reply(answers.objective), reply(answers.labels), reply(answers.findings), reply(answers.now))
+				.conversation,
 			input,
 		);
 		expect(outcome.accepted?.dropped).toContainEqual({ item: "narrative", reason: "narrative-too-long" });
@@ -177,8 +182,8 @@ function only(section: string): Plan {
 	return { ...plan, transport: { kind: "calls" }, sections };
 }
 
-function resultOf(talk: Talk): TurnSectionResult | undefined {
-	const first = talk.results[0];
+function resultOf(conversation: ConversationState): TurnSectionResult | undefined {
+	const first = conversation.results[0];
 	return first?.kind === "turn" ? first.result : undefined;
 }
 
@@ -189,7 +194,8 @@ const findings = (ids: readonly string[], placed: boolean) =>
 		openErrors: placed ? ["E1"] : [],
 	});
 
-const evidenceKept = (talk: Talk) => resultOf(talk)?.part.decisions?.map((d) => d.evidence);
+const evidenceKept = (conversation: ConversationState) =>
+	resultOf(conversation)?.part.decisions?.map((d) => d.evidence);
 
 describe("turns mode's text sections", () => {
 	it("gives a section with no readable reply after two repairs nothing, names why, and never asks for expectations", () => {
@@ -198,13 +204,13 @@ describe("turns mode's text sections", () => {
 		const repair = when(first, reply(prose));
 		expect(stepText(repair)).toContain("holds no JSON object");
 		expect(stepText(repair)).not.toContain("misses what is expected");
-		const talk = doneTalk(when(repair, reply(prose), reply(prose)));
-		expect(talk.calls.map((c) => [c.outcome, c.defects])).toEqual([
+		const conversation = doneConversation(when(repair, reply(prose), reply(prose)));
+		expect(conversation.calls.map((c) => [c.outcome, c.defects])).toEqual([
 			["unreadable", ["no-json"]],
 			["unreadable", ["no-json"]],
 			["unreadable", ["no-json"]],
 		]);
-		expect(resultOf(talk)).toEqual({
+		expect(resultOf(conversation)).toEqual({
 			answered: false,
 			part: {},
 			excused: [],
@@ -215,7 +221,7 @@ describe("turns mode's text sections", () => {
 	});
 
 	it("keeps the answer with the fewest failures: a later, worse repair does not replace it", () => {
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				start(only("findings"), 0),
 				reply(findings(["C7"], true)),
@@ -223,12 +229,12 @@ describe("turns mode's text sections", () => {
 				reply(findings(["C2", "C3", "C4"], true)),
 			),
 		);
-		expect(evidenceKept(talk)).toEqual([["C7"]]);
-		expect(resultOf(talk)?.dropped.map((f) => [f.item, f.code])).toEqual([["decisions[0]:C7", "unknown-id"]]);
+		expect(evidenceKept(conversation)).toEqual([["C7"]]);
+		expect(resultOf(conversation)?.dropped.map((f) => [f.item, f.code])).toEqual([["decisions[0]:C7", "unknown-id"]]);
 	});
 
 	it("with as many failures keeps the answer with fewer unmet expectations", () => {
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				start(only("findings"), 0),
 				reply(findings(["C7"], true)),
@@ -236,12 +242,12 @@ describe("turns mode's text sections", () => {
 				reply(findings(["C5", "C6"], true)),
 			),
 		);
-		expect(evidenceKept(talk)).toEqual([["C7"]]);
-		expect(resultOf(talk)?.unmet).toEqual([]);
+		expect(evidenceKept(conversation)).toEqual([["C7"]]);
+		expect(resultOf(conversation)?.unmet).toEqual([]);
 	});
 
 	it("of two answers as good keeps the newer", () => {
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				start(only("findings"), 0),
 				reply(findings(["C7"], true)),
@@ -249,11 +255,11 @@ describe("turns mode's text sections", () => {
 				reply(findings(["C5", "C6"], true)),
 			),
 		);
-		expect(evidenceKept(talk)).toEqual([["C8"]]);
+		expect(evidenceKept(conversation)).toEqual([["C8"]]);
 	});
 
 	it("counts failures before unmet expectations: fewer failures wins though it leaves an error unplaced", () => {
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				start(only("findings"), 0),
 				reply(findings(["C7", "C8"], true)),
@@ -261,8 +267,8 @@ describe("turns mode's text sections", () => {
 				reply(findings(["C2", "C3", "C4"], true)),
 			),
 		);
-		expect(evidenceKept(talk)).toEqual([["C9"]]);
-		expect(resultOf(talk)?.unmet).toEqual(["unfixed-error-placed"]);
+		expect(evidenceKept(conversation)).toEqual([["C9"]]);
+		expect(resultOf(conversation)?.unmet).toEqual(["unfixed-error-placed"]);
 	});
 });
 
@@ -309,7 +315,7 @@ function labelsPlan(ctx: AcceptContext = labelsCtx, retryNoteChars = 2000): Plan
 const labels = (...pairs: readonly (readonly [string, string])[]) =>
 	reply(JSON.stringify({ labels: pairs.map(([msg, label]) => ({ msg, label })) }));
 
-const purposes = (talk: Talk) => talk.calls.map((c) => c.purpose);
+const purposes = (conversation: ConversationState) => conversation.calls.map((c) => c.purpose);
 
 describe("turns mode's labels section", () => {
 	it("asks again only for the failing messages, and takes from the repair only their labels", () => {
@@ -318,29 +324,29 @@ describe("turns mode's labels section", () => {
 		expect(stepText(first)).not.toContain("misses what is expected");
 		const second = when(first, labels(["u3", "not a rule"], ["u4", "rule"], ["u9", "rule"]));
 		expect(stepText(second)).toContain("u9 is not one of the messages to label");
-		const talk = doneTalk(when(second, labels(["u4", "rule"])));
-		expect(resultOf(talk)?.part.labels).toEqual([
+		const conversation = doneConversation(when(second, labels(["u4", "rule"])));
+		expect(resultOf(conversation)?.part.labels).toEqual([
 			{ msg: "u2", label: "not a rule" },
 			{ msg: "u3", label: "not a rule" },
 			{ msg: "u4", label: "not a rule" },
 		]);
-		expect(talk.calls.map((c) => [c.purpose, c.outcome])).toEqual([
+		expect(conversation.calls.map((c) => [c.purpose, c.outcome])).toEqual([
 			["diff", "defects"],
 			["retry", "defects"],
 			["retry", "answer"],
 		]);
-		expect(talk.calls[1]?.defects).toEqual(["outside-span"]);
+		expect(conversation.calls[1]?.defects).toEqual(["outside-span"]);
 	});
 
 	it("labels nothing when no reply reads, and names the last reply's code", () => {
 		const prose = "u2 is a rule, u3 and u4 are not.";
-		const talk = doneTalk(when(start(labelsPlan(), 0), reply(prose), reply(prose), reply(prose)));
-		expect(talk.calls.map((c) => [c.outcome, c.defects])).toEqual([
+		const conversation = doneConversation(when(start(labelsPlan(), 0), reply(prose), reply(prose), reply(prose)));
+		expect(conversation.calls.map((c) => [c.outcome, c.defects])).toEqual([
 			["unreadable", ["no-json", "unlabeled", "unlabeled", "unlabeled"]],
 			["unreadable", ["no-json", "unlabeled", "unlabeled", "unlabeled"]],
 			["unreadable", ["no-json", "unlabeled", "unlabeled", "unlabeled"]],
 		]);
-		expect(resultOf(talk)).toEqual({
+		expect(resultOf(conversation)).toEqual({
 			answered: false,
 			part: { labels: [] },
 			excused: [],
@@ -352,7 +358,7 @@ describe("turns mode's labels section", () => {
 
 	it("keeps the labels held through repairs that do not read, and drops only the labels still failing", () => {
 		const prose = "Sorry, here they are again: u3 is not a rule.";
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				start(labelsPlan(), 0),
 				labels(["u2", "not a rule"], ["u3", "banana"], ["u4", "not a rule"]),
@@ -360,8 +366,8 @@ describe("turns mode's labels section", () => {
 				reply(prose),
 			),
 		);
-		expect(talk.calls.map((c) => c.outcome)).toEqual(["defects", "unreadable", "unreadable"]);
-		const result = resultOf(talk);
+		expect(conversation.calls.map((c) => c.outcome)).toEqual(["defects", "unreadable", "unreadable"]);
+		const result = resultOf(conversation);
 		expect(result?.answered).toBe(true);
 		expect(result?.reason).toBeNull();
 		expect(result?.part.labels).toEqual([
@@ -376,9 +382,9 @@ describe("turns mode's labels section", () => {
 		expect(callOf(asked).purpose).toBe("retry");
 		expect(stepText(asked)).toContain("u2 is labeled `rule` and may replace the rule u1 gave");
 		expect(stepText(asked)).not.toContain("problems");
-		const talk = doneTalk(when(asked, labels(["u2", "rule"])));
-		expect(purposes(talk)).toEqual(["diff", "retry"]);
-		expect(resultOf(talk)?.part.labels).toContainEqual({ msg: "u2", label: "rule" });
+		const conversation = doneConversation(when(asked, labels(["u2", "rule"])));
+		expect(purposes(conversation)).toEqual(["diff", "retry"]);
+		expect(resultOf(conversation)?.part.labels).toContainEqual({ msg: "u2", label: "rule" });
 	});
 
 	it("asks in the second repair a question the first repair's reply raised", () => {
@@ -391,7 +397,7 @@ describe("turns mode's labels section", () => {
 	});
 
 	it("after the second repair asks no new question about a rule that was not replaced", () => {
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				start(labelsPlan(), 0),
 				labels(["u2", "not a rule"], ["u3", "banana"], ["u4", "not a rule"]),
@@ -399,8 +405,8 @@ describe("turns mode's labels section", () => {
 				labels(["u3", "rule"]),
 			),
 		);
-		expect(purposes(talk)).toEqual(["diff", "retry", "retry"]);
-		expect(resultOf(talk)?.part.labels).toContainEqual({ msg: "u3", label: "rule" });
+		expect(purposes(conversation)).toEqual(["diff", "retry", "retry"]);
+		expect(resultOf(conversation)?.part.labels).toContainEqual({ msg: "u3", label: "rule" });
 	});
 
 	it("gives a lift refused because its rule was replaced, first raised by the last repair, one extra turn of questions only", () => {
@@ -413,24 +419,24 @@ describe("turns mode's labels section", () => {
 		expect(callOf(extra).purpose).toBe("questions");
 		expect(stepText(extra)).toContain("R1 was already replaced by R2");
 		expect(stepText(extra)).not.toContain("problems");
-		const talk = doneTalk(when(extra, labels(["u3", "lifts R2"], ["u4", "not a rule"])));
-		expect(resultOf(talk)?.part.labels).toEqual([{ msg: "u3", label: "lifts R1, R2" }]);
-		expect(resultOf(talk)?.dropped.map((f) => [f.item, f.code])).toEqual([["u4", "label-invalid"]]);
+		const conversation = doneConversation(when(extra, labels(["u3", "lifts R2"], ["u4", "not a rule"])));
+		expect(resultOf(conversation)?.part.labels).toEqual([{ msg: "u3", label: "lifts R1, R2" }]);
+		expect(resultOf(conversation)?.dropped.map((f) => [f.item, f.code])).toEqual([["u4", "label-invalid"]]);
 	});
 
 	it("asks nothing again when no failure fits the note's room, and drops the failing label", () => {
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(start(labelsPlan(labelsCtx, 10), 0), labels(["u2", "not a rule"], ["u3", "banana"], ["u4", "not a rule"])),
 		);
-		expect(purposes(talk)).toEqual(["diff"]);
-		expect(resultOf(talk)?.part.labels).toEqual([
+		expect(purposes(conversation)).toEqual(["diff"]);
+		expect(resultOf(conversation)?.part.labels).toEqual([
 			{ msg: "u2", label: "not a rule" },
 			{ msg: "u4", label: "not a rule" },
 		]);
 	});
 
 	it("ends the section on a turn that timed out, with turn-budget, keeping the labels held", () => {
-		const step: Step = when(
+		const step: ConversationStep = when(
 			given(),
 			reply(answers.narrative),
 			reply(answers.objective),
@@ -438,7 +444,7 @@ describe("turns mode's labels section", () => {
 			{ kind: "timeout", at: 120_000, ms: 120_000 },
 		);
 		expect(textOf(sendOf(step))).toContain("Turn 4 of 5");
-		const labelsResult = step.kind === "ask" ? step.talk.results[2] : undefined;
+		const labelsResult = step.kind === "ask" ? step.conversation.results[2] : undefined;
 		expect(labelsResult?.kind === "turn" && labelsResult.result.reason).toBe("turn-budget");
 		expect(labelsResult?.kind === "turn" && labelsResult.result.part.labels).toEqual([{ msg: "u1", label: "rule" }]);
 	});
@@ -505,7 +511,7 @@ describe("turns mode's plan and outcome", () => {
 
 	it("counts the Digest the first turn carried, and adds no finding for a findings turn that timed out", () => {
 		const first = given();
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				first,
 				reply(answers.narrative),
@@ -515,7 +521,7 @@ describe("turns mode's plan and outcome", () => {
 				reply(answers.now, 140_000),
 			),
 		);
-		const outcome = turnsOutcomeOf(talk, input);
+		const outcome = turnsOutcomeOf(conversation, input);
 		const carried = textOf(sendOf(first));
 		expect(outcome.digestChars).toBe(carried.indexOf("\n\nTurn 1 of 5"));
 		expect(outcome.answered).toEqual(["narrative", "objective", "labels", "now"]);
@@ -539,7 +545,7 @@ describe("turns mode's plan and outcome", () => {
 				{ msg: "u4", label: "lifts u1" },
 			],
 		});
-		const talk = doneTalk(
+		const conversation = doneConversation(
 			when(
 				given({}, labelsInput),
 				reply(answers.narrative),
@@ -550,7 +556,7 @@ describe("turns mode's plan and outcome", () => {
 				reply(answers.now),
 			),
 		);
-		const outcome = turnsOutcomeOf(talk, labelsInput);
+		const outcome = turnsOutcomeOf(conversation, labelsInput);
 		expect(outcome.accepted?.dropped).toContainEqual({ item: "u4:u1", reason: "lift-check" });
 	});
 });

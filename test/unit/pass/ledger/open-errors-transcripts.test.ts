@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_EVERY } from "../../../../src/adapters/eval/replay-cli.js";
+import { DEFAULT_EVERY } from "../../../../src/eval/replay-cli.js";
 import { renderSummary } from "../../../../src/projections/index.js";
 import type { State } from "../../../../src/reducers/index.js";
 import { compactedAtScorePoints } from "../../../support/pass-points.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Event, Message, ToolCall, UserMessage } from "../../../../src/events/index.js";
-import { diffPrompt, isCut, type PromptInput } from "../../../../src/pass/prompt/index.js";
+import { diffPrompt, isCut, type PromptInput, RULE_DEFINITION } from "../../../../src/pass/prompt/index.js";
 import { initialState, type LedgerError, type State } from "../../../../src/reducers/index.js";
 
 const u = (ref: string, text: string): UserMessage => ({ ref, entryId: `e-${ref}`, text });
@@ -165,7 +165,7 @@ describe("the ledger ids a model may cite", () => {
 	it("given earlier errors, then the open ones are listed with their span and tool, the fixed ones not", () => {
 		const state = withErrors([open, { ...open, id: "E2", fixedBy: "C4" }]);
 		expect(section({ state }, "Ledger ids you may cite")).toEqual([
-			"E1 open since span 2 (bash): tsc: error TS2322 at src/a.ts",
+			"E1 (bash C1, span 2, open): tsc: error TS2322 at src/a.ts",
 		]);
 	});
 
@@ -388,5 +388,9 @@ describe("text pi put into a user message, in the prompt (issue 28)", () => {
 
 	it("tells the model a message's material is never the user's rule", () => {
 		expect(diffPrompt(base).system).toContain(`a message's "material" (text pi put into it`);
+	});
+
+	it("gives the summarizer the definition of a rule the evaluation's judge is given, on a line of its own", () => {
+		expect(diffPrompt(base).system).toContain(`\n${RULE_DEFINITION}\n- "rule": a message that gives a rule.`);
 	});
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { QUESTIONS_HEADER, type Question, WORDS_OVER } from "../../../../../src/pass/accept/index.js";
 import type { Failure } from "../../../../../src/pass/conversation/turns/codecs.js";
 import { type AskInput, askPrompt, repairPrompt } from "../../../../../src/pass/conversation/turns/prompts.js";
+import { RULE_DEFINITION } from "../../../../../src/pass/prompt/index.js";
 
 const none: AskInput = { offered: [], standing: [], modified: [], unfixed: [] };
 
@@ -25,11 +26,12 @@ describe("turns mode section prompts", () => {
 	it("gives the labels turn the three labels, the words bound and an example answer", () => {
 		const prompt = askPrompt("labels", { ...none, offered: ["u1"] });
 		const lines = prompt.split("\n");
-		expect(lines).toHaveLength(5);
-		expect(lines[2]).toContain('"rule"');
-		expect(lines[2]).toContain('"lifts R<n>"');
-		expect(lines[2]).toContain('"not a rule"');
-		expect(lines[3]).toContain(`over ${WORDS_OVER} characters labeled "rule", add "words"`);
+		expect(lines).toHaveLength(6);
+		expect(lines[2]).toBe(RULE_DEFINITION);
+		expect(lines[3]).toContain('"rule"');
+		expect(lines[3]).toContain('"lifts R<n>"');
+		expect(lines[3]).toContain('"not a rule"');
+		expect(lines[4]).toContain(`over ${WORDS_OVER} characters labeled "rule", add "words"`);
 		expect(example(prompt)).toMatchObject({
 			labels: [{ msg: "u7", label: "rule" }, { label: "not a rule" }, { label: "lifts R2" }],
 		});

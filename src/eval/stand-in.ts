@@ -1,8 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Event } from "../../events/index.js";
-import { QUESTIONS_HEADER } from "../../pass/accept/index.js";
-import type { Folded } from "../../reducers/index.js";
+import type { Event } from "../events/index.js";
+import { QUESTIONS_HEADER } from "../pass/accept/index.js";
+import type { Folded } from "../reducers/index.js";
 
 // The faked summarizer of replay. It judges nothing: Longhaul's diff gets what the recording's own passes
 // accepted (the labels, and for a span of the same number its objective, decisions, dead ends, values, narrative

@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { comparedFacts, transcriptFacts } from "../../../../src/adapters/eval/facts.js";
-import { runFactsCli } from "../../../../src/adapters/eval/facts-cli.js";
-import { repoRoot } from "../../../support/shared.js";
+import { comparedFacts, transcriptFacts } from "../../../src/eval/facts.js";
+import { runFactsCli } from "../../../src/eval/facts-cli.js";
+import { repoRoot } from "../../support/shared.js";
 import { assistant, compaction, result, user, v1Text } from "./v1-transcript.js";
 
 /** A session where a port, a hash, a timing and a version show up before a compaction; `summary` is its summary. */

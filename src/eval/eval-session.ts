@@ -17,9 +17,9 @@ import {
 } from "@mariozechner/pi-coding-agent";
 import * as E from "fp-ts/lib/Either.js";
 import { Type } from "typebox";
-import { EnvOverride } from "../env-override.js";
+import { EnvOverride } from "../adapters/env-override.js";
 import { type Answer, FAUX_MODEL, FAUX_PROVIDER, type FauxLimits, fauxRoute, registerFauxModel } from "./faux-route.js";
-import type { BashStep, RecordedResult } from "./recording.js";
+import type { RecordedBash, RecordedResult } from "./recording.js";
 import { Settler } from "./settler.js";
 
 // A real pi session (pi's SDK: AgentSession, its extension runner, its compaction) with Longhaul loaded by path
@@ -55,7 +55,7 @@ export interface EvalSession {
 	/** Sends a user message (never run as a command or template) and waits until pi has handled the whole run. */
 	prompt(text: string, images?: readonly ImageContent[]): Promise<void>;
 	/** Records a user's `!` run with its recorded output, as pi does after running it. */
-	recordBash(step: BashStep): void;
+	recordBash(step: RecordedBash): void;
 	/** Runs pi's manual compaction, keeping `keepRecentTokens` when given; a failure is its message. */
 	compact(keepRecentTokens?: number): Promise<E.Either<string, void>>;
 	/** Sets environment variables and reloads the extensions, as `/reload` does (they read the env at load). */

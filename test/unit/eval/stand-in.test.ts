@@ -5,8 +5,8 @@ import {
 	type RecordedAnswers,
 	standInAnswer,
 	standInSummary,
-} from "../../../../src/adapters/eval/stand-in.js";
-import { QUESTIONS_HEADER } from "../../../../src/pass/accept/questions.js";
+} from "../../../src/eval/stand-in.js";
+import { QUESTIONS_HEADER } from "../../../src/pass/accept/questions.js";
 
 const prompt = (span: number, refs: readonly string[], state = "") =>
 	[

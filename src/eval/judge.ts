@@ -1,91 +1,24 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Entry } from "../../events/index.js";
-import { messageOf, userMessages } from "../../events/index.js";
-import { jsonObjectIn } from "../../pass/answer/index.js";
-import { ledgerOf } from "../../pass/ledger/index.js";
-import { evolve, initialState } from "../../reducers/index.js";
-import { type FoundValue, holdsValue } from "./values.js";
+import { jsonObjectIn } from "../pass/answer/index.js";
+import { RULE_DEFINITION } from "../pass/prompt/index.js";
+import type { Reference } from "./probes.js";
+import { holdsValue } from "./values.js";
 
-// The probes `score` asks of a compacted context, what the judge compares the answers with, and how a verdict is
-// read. The reference is built from the transcript itself, the same for both compactors at the same point.
-
-/** The question asked of each compacted context, as the next user message. */
-export const PROBE = `Before we go on, answer from what you know of this session so far, in five sections:
-1. RULES: every standing instruction I gave about how the work goes that still applies, quoted as closely as you can.
-2. REQUIREMENTS: what I asked of the thing being built (how it behaves, its options, limits, outputs) that still holds.
-3. VALUES: exact values from earlier tool output you may still need (ports, hashes, versions, timings, counts, file paths), verbatim.
-4. OPEN ERRORS: errors or failing commands that are not resolved yet.
-5. NEXT: the next step you would take.`;
-
-const USER_CHARS = 400;
-const MAX_USERS = 60;
-const NEXT_CHARS = 600;
-
-/** What a compaction point is judged against: the user's messages, the open errors, and what happened next. */
-export interface Reference {
-	readonly users: readonly { readonly msg: string; readonly text: string }[];
-	readonly openErrors: readonly { readonly id: string; readonly head: string }[];
-	readonly next: { readonly user: string; readonly reply: string } | null;
-	/** The values facts finds reused after this compaction. */
-	readonly values: readonly FoundValue[];
-}
-
-const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max)}…`);
-
-/** Commands that failed before the point and were not run again with success (the ledger's own rule). */
-function openCommandErrors(before: readonly Entry[]): { id: string; head: string }[] {
-	const messages = before.flatMap((entry) => {
-		const message = messageOf(entry);
-		return message === undefined ? [] : [message];
-	});
-	const state = evolve(
-		initialState,
-		ledgerOf(messages, 1, initialState).events.map((event) => ({ seq: null, event })),
-	);
-	return state.errors.filter((e) => e.fixedBy === null && e.command !== null).map((e) => ({ id: e.id, head: e.head }));
-}
-
-function nextSteps(after: readonly Entry[]): Reference["next"] {
-	let user: string | undefined;
-	for (const entry of after) {
-		const message = messageOf(entry);
-		if (message?.role === "user" && user === undefined) user = message.text;
-		else if (message?.role === "assistant" && user !== undefined && message.text.trim() !== "")
-			return { user: cut(user, NEXT_CHARS), reply: cut(message.text, NEXT_CHARS) };
-	}
-	return user === undefined ? null : { user: cut(user, NEXT_CHARS), reply: "" };
-}
-
-/** The reference at the compaction `branch[at]`: from the entries before it and after it. */
-export function referenceAt(branch: readonly Entry[], at: number, values: readonly FoundValue[]): Reference {
-	const before = branch.slice(0, at);
-	return {
-		users: userMessages(before)
-			.slice(-MAX_USERS)
-			.map((u) => ({ msg: u.ref, text: cut(u.text, USER_CHARS) })),
-		openErrors: openCommandErrors(before),
-		next: nextSteps(branch.slice(at + 1)),
-		values,
-	};
-}
+// The judge of `score`: one model call per compaction point gets the reference and the answers, labeled X, Y, Z,
+// and its verdict is read into a grade for each answer; values are checked by code, not by the judge.
 
 /** The names the answers get in the judge's prompt, in the order given; they rotate from point to point. */
 export const ANSWER_LABELS = ["X", "Y", "Z"] as const;
 
-// The definition of a rule (docs/how-it-works.md, One pass, step 5) is the same one Longhaul's own prompt gives the
-// summarizer.
+// The definition of a rule is the one Longhaul's own prompt gives the summarizer (RULE_DEFINITION), so a rule the
+// judge finds is what the labels were asked for.
 const JUDGE_SYSTEM = `You grade how well assistants remember a coding session after their context was compacted. You get the
 reference (the user's messages so far, the commands that still fail, and what actually happened next) and the
 answers, labeled X, Y, Z, to the same five questions. Answer with ONE JSON object, nothing else:
 {"rulesInForce":["u3"],"requirements":["u5"],"X":{"rulesKept":["u3"],"requirementsKept":["u5"],"errorsNamed":["E2"],"next":"yes"},"Y":{"rulesKept":[],"requirementsKept":[],"errorsNamed":[],"next":"no"},"Z":{"rulesKept":[],"requirementsKept":[],"errorsNamed":[],"next":"partly"}}
-- rulesInForce: the user messages that give a rule still in force at this point. A rule is an instruction about how
-  the work goes from now on, however it is phrased: "never add dependencies", "the code must run on Node 22.11",
-  "always run the tests before you commit", a complaint about how the assistant works ("why do you read 100 lines at
-  a time") and a question that asks for a standing change are rules. Not rules: a one-off request for now, a
-  permission ("you may push now"), a rule a later message withdrew, and a description of what is being built (an
-  option, a limit, an exit code, how a feature behaves), unless the user states it as standing over later work
-  ("every dry-run line must start with DRY:").
+- rulesInForce: the user messages that give a rule still in force at this point (not one a later message withdrew).
+  ${RULE_DEFINITION}
 - requirements: the user messages that state a requirement for what is being built (how it behaves, an option, a
   limit, an output) that no later message dropped, and that are not in rulesInForce.
 - rulesKept: those of rulesInForce the answer states (in its own words is fine).

@@ -8,7 +8,7 @@ import {
 	RECALL_SPENT,
 	RECALL_TOOL,
 	type RecallTool,
-} from "../../../../src/adapters/eval/recall-probe.js";
+} from "../../../src/eval/recall-probe.js";
 
 const Ref = t.type({ ref: t.string });
 

@@ -1,4 +1,4 @@
-import { sanitize } from "../../projections/index.js";
+import { sanitize } from "../projections/index.js";
 import type { ReplayCounts } from "./replay.js";
 import { table, tally } from "./table.js";
 

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
-import { sanitize } from "../../projections/index.js";
-import { readSession } from "../cli/session-file.js";
-import type { CliResult } from "../cli/state-cli.js";
+import { readSession } from "../adapters/cli/session-file.js";
+import type { CliResult } from "../adapters/cli/state-cli.js";
+import { sanitize } from "../projections/index.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
 import { pathHash } from "./path-hash.js";
 import { type ReplayOptions, replayTranscript } from "./replay.js";

@@ -1,12 +1,13 @@
 import type { AssistantMessage, Context, Message } from "@mariozechner/pi-ai";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { type AgentSession, convertToLlm } from "@mariozechner/pi-coding-agent";
-import { branchOf, readTranscript, userMessages } from "../../events/index.js";
+import { branchOf, readTranscript, userMessages } from "../events/index.js";
 import type { EvalSession } from "./eval-session.js";
 import { transcriptFacts } from "./facts.js";
 import type { FauxCall } from "./faux-route.js";
+import { ANSWER_LABELS, type Grade, judgePrompt, readVerdict, ungraded } from "./judge.js";
 import type { ProbeModel } from "./probe-model.js";
-import { ANSWER_LABELS, type Grade, judgePrompt, PROBE, readVerdict, referenceAt, ungraded } from "./probes.js";
+import { PROBE, referenceAt } from "./probes.js";
 import { answerWithRecall, RECALL_TOOL, recallToolOf } from "./recall-probe.js";
 import { replayTranscript } from "./replay.js";
 

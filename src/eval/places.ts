@@ -1,4 +1,4 @@
-import type { Entry } from "../../events/index.js";
+import type { Entry } from "../events/index.js";
 
 // Where a kept entry stands in a conversation, in terms a recording and its replay share: entry ids differ between
 // them (pi gives a replayed entry a new one), but the turns and the messages within each turn come in the same order.

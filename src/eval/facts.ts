@@ -1,9 +1,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import { branchEvents, branchOf, type Entry, messageOf, readTranscript, type Transcript } from "../../events/index.js";
-import { derivedSpan, recordedSpan, type SpanBounds, type SpanEntries } from "../../pass/span/index.js";
-import { evolve, initialState } from "../../reducers/index.js";
-import { recall } from "../recall/by-ref.js";
+import { recall } from "../adapters/recall/by-ref.js";
+import { branchEvents, branchOf, type Entry, messageOf, readTranscript, type Transcript } from "../events/index.js";
+import { derivedSpan, recordedSpan, type SpanBounds, type SpanEntries } from "../pass/span/index.js";
+import { evolve, initialState } from "../reducers/index.js";
 import { type Place, placeFinder, placeText, samePlace } from "./places.js";
 import { type Compactor, compactorOf } from "./recording.js";
 import { type FoundValue, holdsValue, valuesIn } from "./values.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdsValue, valuesIn } from "../../../../src/adapters/eval/values.js";
+import { holdsValue, valuesIn } from "../../../src/eval/values.js";
 
 const texts = (text: string) => valuesIn(text).map((v) => `${v.kind}:${v.text}`);
 
@@ -7,7 +7,7 @@ describe("facts' values", () => {
 	it("finds numbers with units, ports, hashes, versions and file paths", () => {
 		const found = texts(
 			"Tests 3 failed | 41 passed in 2.31s (117ms); listening on http://localhost:5173/ and port 8080; " +
-				"[main a1b2c3d] done; node v20.11.1; wrote src/adapters/eval/values.ts",
+				"[main a1b2c3d] done; node v20.11.1; wrote src/eval/values.ts",
 		);
 		expect(found).toEqual(
 			expect.arrayContaining([
@@ -19,7 +19,7 @@ describe("facts' values", () => {
 				"port:8080",
 				"hash:a1b2c3d",
 				"version:v20.11.1",
-				"path:src/adapters/eval/values.ts",
+				"path:src/eval/values.ts",
 			]),
 		);
 	});

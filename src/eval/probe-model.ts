@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { type AssistantMessage, type Context, completeSimple, type SimpleStreamOptions } from "@mariozechner/pi-ai";
 import { AuthStorage, ModelRegistry } from "@mariozechner/pi-coding-agent";
 import * as E from "fp-ts/lib/Either.js";
-import { agentDir } from "../agent-dir.js";
+import { agentDir } from "../adapters/agent-dir.js";
 
 /** The real model `score` spends calls on: the summarizers, the probes and the judge all use it. */
 export interface ProbeModel {

@@ -1,9 +1,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { describe, expect, it } from "vitest";
-import { judgePrompt, type Reference, readVerdict, referenceAt } from "../../../../src/adapters/eval/probes.js";
-import { branchOf, readTranscript } from "../../../../src/events/index.js";
-import { assistant, compaction, result, user, v1Text } from "./v1-transcript.js";
+import { judgePrompt, readVerdict } from "../../../src/eval/judge.js";
+import type { Reference } from "../../../src/eval/probes.js";
+import { RULE_DEFINITION } from "../../../src/pass/prompt/index.js";
 
 const reference: Reference = {
 	users: [
@@ -16,7 +16,7 @@ const reference: Reference = {
 	values: [{ kind: "port", text: "8787" }],
 };
 
-describe("score's probes", () => {
+describe("score's judge", () => {
 	it("reads a verdict, counting only ids the reference holds and rules the judge found in force", () => {
 		const verdict = JSON.stringify({
 			rulesInForce: ["u1", "u9"],
@@ -58,37 +58,11 @@ describe("score's probes", () => {
 		expect(x).toMatchObject({ rulesInForce: [], valuesRecalled: 1, next: "unjudged" });
 	});
 
-	it("the judge is given the prompt's definition of a rule, and requirements apart from rules", () => {
+	it("the judge is given the summarizer's definition of a rule, and requirements apart from rules", () => {
 		const prompt = judgePrompt(reference, ["a", "b", "c"]);
-		expect(prompt.system).toContain("an instruction about how\n  the work goes from now on, however it is phrased");
-		expect(prompt.system).toContain("a complaint about how the assistant works");
-		expect(prompt.system).toContain("a description of what is being built");
-		expect(prompt.system).toContain("unless the user states it as standing over later work");
+		expect(prompt.system).toContain(`at this point (not one a later message withdrew).\n  ${RULE_DEFINITION}\n`);
 		expect(prompt.system).toMatch(/requirementsKept: those of requirements the answer states anywhere in it/);
 		const user = t.type({ answers: t.record(t.string, t.string) }).decode(JSON.parse(prompt.user));
 		expect(E.isRight(user) && user.right.answers).toEqual({ X: "a", Y: "b", Z: "c" });
-	});
-
-	it("the reference holds the user's messages, the commands still failing, and what happened next", () => {
-		const text = v1Text([
-			user("never push to main"),
-			assistant("", [
-				["c1", "bash", { command: "npm test" }],
-				["c2", "bash", { command: "npm run lint" }],
-			]),
-			result("c1", "bash", "1 failed\n\nCommand exited with code 1", true),
-			result("c2", "bash", "2 problems\n\nCommand exited with code 1", true),
-			assistant("", [["c3", "bash", { command: "npm test" }]]),
-			result("c3", "bash", "9 passed"),
-			compaction("summary", 5),
-			user("fix the lint errors"),
-			assistant("Fixing them now."),
-		]);
-		const branch = branchOf(readTranscript(text).entries).entries;
-		const at = branch.findIndex((e) => e.type === "compaction");
-		const ref = referenceAt(branch, at, []);
-		expect(ref.users).toEqual([{ msg: "u1", text: "never push to main" }]);
-		expect(ref.openErrors.map((e) => e.head)).toEqual(["2 problems\n\nCommand exited with code 1"]);
-		expect(ref.next).toEqual({ user: "fix the lint errors", reply: "Fixing them now." });
 	});
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
-import { sanitize, stateView } from "../../projections/index.js";
-import type { CliResult } from "../cli/state-cli.js";
+import type { CliResult } from "../adapters/cli/state-cli.js";
+import { sanitize, stateView } from "../projections/index.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
 import { replayTranscript } from "./replay.js";
 import { replayReport } from "./replay-report.js";

@@ -1,8 +1,8 @@
 import * as E from "fp-ts/lib/Either.js";
-import type { ReadAnomaly } from "../../events/index.js";
-import { sanitize } from "../../projections/index.js";
-import { readSession } from "../cli/session-file.js";
-import type { CliResult } from "../cli/state-cli.js";
+import { readSession } from "../adapters/cli/session-file.js";
+import type { CliResult } from "../adapters/cli/state-cli.js";
+import type { ReadAnomaly } from "../events/index.js";
+import { sanitize } from "../projections/index.js";
 import { demoTranscript } from "./demo.js";
 import { type CompactionFacts, comparedFacts, totals, transcriptFacts } from "./facts.js";
 import { transcriptName } from "./path-hash.js";

@@ -8,14 +8,14 @@ import {
 	LineCodec,
 	readTranscript,
 	type Transcript,
-} from "../../events/index.js";
-import { PI_KEEP_RECENT_TOKENS } from "../../pass/span/index.js";
-import type { State } from "../../reducers/index.js";
-import { foldBranch, foldEntries } from "../../reducers/index.js";
+} from "../events/index.js";
+import { PI_KEEP_RECENT_TOKENS } from "../pass/span/index.js";
+import type { State } from "../reducers/index.js";
+import { foldBranch, foldEntries } from "../reducers/index.js";
 import { type EvalSession, LONGHAUL_TOOLS, startEvalSession } from "./eval-session.js";
 import { type FauxCall, type FauxLimits, lastUserText } from "./faux-route.js";
 import { indexAt, type Place } from "./places.js";
-import { type Compactor, compactorOf, type RecordedResult, recordingOf, type Step } from "./recording.js";
+import { type Compactor, compactorOf, type RecordedResult, type RecordedStep, recordingOf } from "./recording.js";
 import { isDiffPrompt, type RecordedAnswers, recordedAnswers, standInAnswer, standInSummary } from "./stand-in.js";
 
 /** How to replay a transcript. */
@@ -84,9 +84,9 @@ export interface Replayed {
 }
 
 /** Compactions every `every` user turns, for a recording that has none. */
-function withCompactions(steps: readonly Step[], every: number): Step[] {
+function withCompactions(steps: readonly RecordedStep[], every: number): RecordedStep[] {
 	if (every <= 0 || steps.some((s) => s.kind === "compact")) return [...steps];
-	const out: Step[] = [];
+	const out: RecordedStep[] = [];
 	let turns = 0;
 	steps.forEach((step, i) => {
 		out.push(step);

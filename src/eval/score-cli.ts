@@ -1,11 +1,11 @@
 import * as E from "fp-ts/lib/Either.js";
-import { sanitize } from "../../projections/index.js";
-import { readSessionFile } from "../cli/session-file.js";
-import type { CliResult } from "../cli/state-cli.js";
+import { readSessionFile } from "../adapters/cli/session-file.js";
+import type { CliResult } from "../adapters/cli/state-cli.js";
+import { sanitize } from "../projections/index.js";
 import { DEMO_KEEP_RECENT_TOKENS, demoTranscript } from "./demo.js";
+import type { Grade } from "./judge.js";
 import { pathHash } from "./path-hash.js";
 import { NEEDS_ROUTE, type ProbeModel } from "./probe-model.js";
-import type { Grade } from "./probes.js";
 import { MAX_RECALL_ROUNDS } from "./recall-probe.js";
 import { DEFAULT_EVERY } from "./replay-cli.js";
 import { type CallUsage, ROLES, type Role, SIDES, type Side, scoreTranscript, type TranscriptScore } from "./score.js";

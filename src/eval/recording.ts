@@ -1,8 +1,8 @@
 import type { AssistantMessage, ImageContent, TextContent, ThinkingContent, ToolCall } from "@mariozechner/pi-ai";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
-import type { Entry } from "../../events/index.js";
-import { CompactionDetailsCodec, contentText } from "../../events/index.js";
+import type { Entry } from "../events/index.js";
+import { CompactionDetailsCodec, contentText } from "../events/index.js";
 import { type Place, placeOf } from "./places.js";
 
 // A recorded transcript read as the steps that made it: what the user sent, what the model answered, what each
@@ -54,7 +54,7 @@ export interface RecordedResult {
 }
 
 /** One user message and the model's replies up to the next step. */
-export interface TurnStep {
+export interface RecordedTurn {
 	readonly kind: "turn";
 	readonly text: string;
 	readonly images: readonly ImageContent[];
@@ -62,7 +62,7 @@ export interface TurnStep {
 }
 
 /** A command the user ran with `!` (or `!!`, left out of the context). */
-export interface BashStep {
+export interface RecordedBash {
 	readonly kind: "bash";
 	readonly command: string;
 	readonly output: string;
@@ -73,7 +73,7 @@ export interface BashStep {
 }
 
 /** A compaction where the recording had one. */
-export interface CompactStep {
+export interface RecordedCompaction {
 	readonly kind: "compact";
 	readonly compactor: Compactor;
 	readonly summary: string;
@@ -82,11 +82,11 @@ export interface CompactStep {
 }
 
 /** One step of a recording, in order. */
-export type Step = TurnStep | BashStep | CompactStep;
+export type RecordedStep = RecordedTurn | RecordedBash | RecordedCompaction;
 
 /** A recording as replay steps, the tool results by call id, and what could not be replayed. */
 export interface Recording {
-	readonly steps: readonly Step[];
+	readonly steps: readonly RecordedStep[];
 	/** Each call id's recorded results, oldest first (an id a provider reused answers in order). */
 	readonly results: ReadonlyMap<string, readonly RecordedResult[]>;
 	/** Every tool name the recorded replies call. */
@@ -163,7 +163,7 @@ function settledReplies(replies: readonly AssistantMessage[]): { kept: Assistant
 }
 
 class Builder {
-	readonly steps: Step[] = [];
+	readonly steps: RecordedStep[] = [];
 	readonly results = new Map<string, RecordedResult[]>();
 	readonly toolNames = new Set<string>();
 	droppedReplies = 0;
