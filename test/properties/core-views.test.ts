@@ -12,49 +12,56 @@ import {
 } from "../../src/projections/index.js";
 import { foldTranscript, initialState } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import {
+	command,
+	deadEnd,
+	decision,
+	errorFixed,
+	errorRecorded,
+	files,
+	narrative,
+	note,
+	nowSet,
+	objective,
+	ruleAdded,
+	ruleLifted,
+	spanClosed,
+	userCommand,
+	value,
+	worldTaken,
+} from "../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 
 // What the projections print for a known state (examples): the summary pi stores and the next pass reads, and the
 // views of `npm run state`.
 
 const span1: Event[] = [
-	{ type: "objective-set", data: { text: "# ship v1" } },
-	{ type: "rule-added", data: { words: "never push to main\nnot even on fridays", source: "u1" } },
-	{ type: "rule-added", data: { words: "always lint", source: "u2" } },
-	{ type: "decision-made", data: { text: "use zod", evidence: ["C1", "E1"] } },
-	{ type: "dead-end-found", data: { text: "pin   node\n18", evidence: [] } },
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-	},
-	{
-		type: "command-recorded",
-		data: { id: "C2", command: "ls", exitCode: null, span: 1, toolCallId: null, by: "user" },
-	},
-	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
-	{ type: "error-recorded", data: { id: "E2", tool: "read", head: "ENOENT\nno file", span: 1, command: null } },
-	{ type: "error-fixed", data: { error: "E1", by: "C2" } },
-	{ type: "value-recorded", data: { name: "port", value: "5433", source: "C1" } },
-	{ type: "note-remembered", data: { text: "net.test.ts is flaky" } },
-	{ type: "files-touched", data: { read: ["a.ts", "b.ts"], modified: ["c.ts"] } },
-	{
-		type: "world-taken",
-		data: {
-			span: 1,
-			world: { taken: true, branch: "main", head: "abc123", status: " M c.ts", log: "abc123 init ```", diffStat: "" },
-		},
-	},
-	{ type: "narrative-line", data: { span: 1, text: "set up the tests" } },
-	{ type: "now-set", data: { text: "- fix E2" } },
-	{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
+	objective("# ship v1"),
+	ruleAdded("never push to main\nnot even on fridays", "u1"),
+	ruleAdded("always lint", "u2"),
+	decision("use zod", ["C1", "E1"]),
+	deadEnd("pin node\n18"),
+	command("C1", "npm test", 1, 1, "t1"),
+	userCommand("C2", "ls"),
+	errorRecorded("E1", "3 failed", "C1"),
+	errorRecorded("E2", "ENOENT\nno file", null, 1, "read"),
+	errorFixed("E1", "C2"),
+	value("port", "5433", "C1"),
+	note("net.test.ts is flaky"),
+	files(["a.ts", "b.ts"], ["c.ts"]),
+	worldTaken(1, {
+		taken: true,
+		branch: "main",
+		head: "abc123",
+		status: " M c.ts",
+		log: "abc123 init ```",
+		diffStat: "",
+	}),
+	narrative(1, "set up the tests"),
+	nowSet("- fix E2"),
+	spanClosed(1),
 ];
-const span2: Event[] = [
-	{ type: "rule-lifted", data: { target: "R2", by: "u3" } },
-	{
-		type: "span-closed",
-		data: { span: 2, kind: "partial", unlabeled: ["u4", "u5"], reason: "chunk 2 never verified" },
-	},
-];
+const span2: Event[] = [ruleLifted("R2", "u3"), spanClosed(2, "partial", ["u4", "u5"], "chunk 2 never verified")];
 // The user messages the rules and the lift cite, which the fold checks them against, with ids of their own: every
 // other entry keeps the id the views below name.
 const specs: EntrySpec[] = [
@@ -130,13 +137,10 @@ describe("the rendered summary", () => {
 
 	it("an error from a command names it; a world not taken says why; a finding without evidence has no brackets", () => {
 		const state = applied(initialState, [
-			{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "boom", span: 2, command: "C4" } },
-			{ type: "world-taken", data: { span: 1, world: { taken: false, reason: "not a git\nrepository" } } },
-			{ type: "decision-made", data: { text: "d", evidence: [] } },
-			{
-				type: "world-taken",
-				data: { span: 1, world: { taken: false, reason: "git missing" } },
-			},
+			errorRecorded("E1", "boom", "C4", 2),
+			worldTaken(1, { taken: false, reason: "not a git\nrepository" }),
+			decision("d"),
+			worldTaken(1, { taken: false, reason: "git missing" }),
 		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("## Open errors\n- E1 (bash C4, span 2): boom\n");
@@ -148,10 +152,7 @@ describe("the rendered summary", () => {
 
 	it("a world taken with nothing in status, log or diff stat shows only its branch and HEAD", () => {
 		const state = applied(initialState, [
-			{
-				type: "world-taken",
-				data: { span: 1, world: { taken: true, branch: "b", head: "h", status: "", log: "", diffStat: " 1 file" } },
-			},
+			worldTaken(1, { taken: true, branch: "b", head: "h", status: "", log: "", diffStat: " 1 file" }),
 		]);
 		expect(renderSummary(state).text).toContain("## World\nbranch: b\nHEAD: h\ndiff stat:\n```\n 1 file\n```\n");
 	});
@@ -294,27 +295,21 @@ describe("the views of npm run state", () => {
 	});
 
 	it("a branch with a rule or a note but no span is not empty", () => {
-		const noted = applied(initialState, [{ type: "note-remembered", data: { text: "n" } }]);
+		const noted = applied(initialState, [note("n")]);
 		expect(stateView(noted)).toContain("- N1: n");
-		const ruled = applied(initialState, [{ type: "rule-added", data: { words: "w", source: "u1" } }]);
+		const ruled = applied(initialState, [ruleAdded("w", "u1")]);
 		expect(stateView(ruled)).toContain("> w");
 	});
 
 	it("a branch with a span but no rule and no note is not empty, and the default view shows its summary", () => {
-		const closed = applied(initialState, [
-			{ type: "narrative-line", data: { span: 1, text: "looked around" } },
-			{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
-		]);
+		const closed = applied(initialState, [narrative(1, "looked around"), spanClosed(1)]);
 		expect(stateView(closed)).toBe(`${renderSummary(closed).text.trimEnd()}\n`);
 		expect(stateView(closed)).toContain("- span 1: looked around");
 	});
 
 	it("--spans: a span's events are the stored events of the entry that closed it, its changes none without rules", () => {
-		const close: Event = { type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } };
-		const error: Event = {
-			type: "error-recorded",
-			data: { id: "E1", tool: "read", head: "x", span: 1, command: null },
-		};
+		const close: Event = spanClosed(1);
+		const error: Event = errorRecorded("E1", "x", null, 1, "read");
 		const compaction = {
 			type: "compaction",
 			summary: "state",
@@ -416,10 +411,10 @@ describe("what the printers escape", () => {
 
 	it("one-line text is trimmed, and only a first character Markdown reads as structure is escaped", () => {
 		const state = applied(initialState, [
-			{ type: "note-remembered", data: { text: "  spaced out \n" } },
-			{ type: "objective-set", data: { text: "ship #1 > all" } },
-			{ type: "now-set", data: { text: "7 things" } },
-			{ type: "files-touched", data: { read: [], modified: ["a.ts", "b.ts"] } },
+			note(" spaced out \n"),
+			objective("ship #1 > all"),
+			nowSet("7 things"),
+			files([], ["a.ts", "b.ts"]),
 		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("- N1: spaced out\n");

@@ -12,7 +12,6 @@ import {
 	errorRecorded,
 	files,
 	foreign,
-	given,
 	modelFailed,
 	narrative,
 	note,
@@ -21,9 +20,11 @@ import {
 	ruleAdded,
 	ruleLifted,
 	spanClosed,
+	userCommand,
 	value,
 	worldTaken,
-} from "./given.js";
+} from "../../support/events.js";
+import { given } from "./given.js";
 
 // Given these events, when this one, then this state: one block per event kind, through `evolve` only.
 
@@ -289,11 +290,9 @@ describe("command-recorded", () => {
 	});
 
 	it("a user's own run with no exit code is kept as such", () => {
-		const event = {
-			type: "command-recorded" as const,
-			data: { id: "C1", command: "ls", exitCode: null, span: 1, toolCallId: null, by: "user" as const },
-		};
-		expect(given().when(event).commands).toEqual([event.data]);
+		expect(given().when(userCommand("C1", "ls")).commands).toEqual([
+			{ id: "C1", command: "ls", exitCode: null, span: 1, toolCallId: null, by: "user" },
+		]);
 	});
 
 	it("a command id seen before (same batch or later) keeps the first record", () => {

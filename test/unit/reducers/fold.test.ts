@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { type Event, encodeEvent } from "../../../src/events/index.js";
 import { foldEntries, foldTranscript, stateAtSpan } from "../../../src/reducers/index.js";
+import {
+	anomaly,
+	command,
+	errorFixed,
+	errorRecorded,
+	narrative,
+	note,
+	ruleAdded,
+	ruleLifted,
+	spanClosed,
+} from "../../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
-import { command, errorFixed, errorRecorded, narrative, note, ruleAdded, ruleLifted, spanClosed } from "./given.js";
 
 // Given a branch of entries, when it is folded, then this state: what each kind of entry contributes.
 
@@ -78,6 +88,7 @@ describe("Longhaul compactions and event entries", () => {
 					longhaul: true,
 					span: 1,
 					events: [
+						// A rule whose words are no string: the codec must refuse it, so no builder writes it.
 						{ seq: 1, event: { type: "rule-added", data: { words: 5, source: "u1" } } },
 						{ seq: 2, event: { type: "no-such-kind", data: {} } },
 						{ seq: 3, event: encodeEvent(note("kept")) },
@@ -126,9 +137,7 @@ describe("Longhaul compactions and event entries", () => {
 				details: { stateFormat: 1, longhaul: true, span: 0, events: [] },
 			}),
 		);
-		expect(folded.events.map((l) => l.event)).toEqual([
-			{ type: "anomaly", data: { entry: "e1", reason: "Longhaul compaction details failed its codec" } },
-		]);
+		expect(folded.events.map((l) => l.event)).toEqual([anomaly("e1", "Longhaul compaction details failed its codec")]);
 		expect(folded.state.foreign).toEqual([]);
 	});
 
@@ -291,7 +300,7 @@ describe("the branch", () => {
 				customType: "compaction-state.event",
 				id: "b",
 				parentId: "a",
-				data: { stateFormat: 1, seq: 1, event: { type: "anomaly", data: { entry: "x", reason: "stored" } } },
+				data: { stateFormat: 1, seq: 1, event: anomaly("x", "stored") },
 			}),
 		].join("\n");
 		const folded = foldTranscript(`${text}\n`);

@@ -12,6 +12,7 @@ import { renderSummary } from "../../../../src/projections/summary.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { nowSet, objective, ruleAdded, ruleLifted } from "../../../support/events.js";
 import { type ScriptedStep, scriptedConversationModel } from "../../../support/scripted-model.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -61,10 +62,7 @@ function ledgerIds(state: State): Set<string> {
 	return new Set([...state.commands.map((c) => c.id), ...state.errors.map((e) => e.id)]);
 }
 
-const OLD_STATE: Event[] = [
-	{ type: "objective-set", data: { text: "the old objective" } },
-	{ type: "now-set", data: { text: "the old Now" } },
-];
+const OLD_STATE: Event[] = [objective("the old objective"), nowSet("the old Now")];
 
 /** The input run-pass would build for a span, on a state that already has an objective and a Now. */
 function input(
@@ -289,12 +287,9 @@ describe("turns mode", () => {
 			assistant("ok"),
 		]);
 		const prior: Event[] = [
-			{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
-			{
-				type: "rule-added",
-				data: { words: "indent with two spaces instead of always indent with spaces", source: "u2" },
-			},
-			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
+			ruleAdded("always indent with spaces", "u1"),
+			ruleAdded("indent with two spaces instead of always indent with spaces", "u2"),
+			ruleLifted("R1", "u2"),
 		];
 		const base = input(undefined, narrowed, "e5", prior);
 		const spanOnly: TurnsInput = { ...base, ctx: { ...base.ctx, toLabel: base.ctx.toLabel.slice(2) } };
@@ -331,7 +326,7 @@ describe("turns mode", () => {
 			user("from now on indent with tabs instead of spaces"),
 			assistant("ok"),
 		]);
-		const prior: Event[] = [{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } }];
+		const prior: Event[] = [ruleAdded("always indent with spaces", "u1")];
 		const base = input(undefined, replacing, "e3", prior);
 		const spanOnly: TurnsInput = { ...base, ctx: { ...base.ctx, toLabel: base.ctx.toLabel.slice(1) } };
 		const model = scriptedConversationModel([
@@ -512,7 +507,7 @@ describe("turns mode", () => {
 			user("fix the failing tests please"),
 			assistant("on it"),
 		]);
-		const rule: Event = { type: "rule-added", data: { words: "always indent with spaces", source: "u1" } };
+		const rule: Event = ruleAdded("always indent with spaces", "u1");
 		const base = input({ summary: "an earlier summary", earlier: [], standing: ["u2"] }, earlier, "e4", [rule]);
 		const takeover: TurnsInput = {
 			...base,
