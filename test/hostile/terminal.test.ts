@@ -15,6 +15,7 @@ import {
 	files,
 	narrative,
 	note,
+	noWorld,
 	nowSet,
 	objective,
 	ruleAdded,
@@ -115,7 +116,7 @@ function transcript(attack: string): string {
 		nowSet(t("now")),
 		spanClosed(1, "partial", ["u1"], t("closeReason")),
 	];
-	const span2: Event[] = [worldTaken(2, { taken: false, reason: t("worldReason") }), spanClosed(2)];
+	const span2: Event[] = [worldTaken(2, noWorld(t("worldReason"))), spanClosed(2)];
 	const onChain = chain(
 		[
 			// The message the rule cites holds its words, as the fold checks.

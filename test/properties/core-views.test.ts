@@ -19,8 +19,10 @@ import {
 	errorFixed,
 	errorRecorded,
 	files,
+	gitWorld,
 	narrative,
 	note,
+	noWorld,
 	nowSet,
 	objective,
 	ruleAdded,
@@ -49,14 +51,7 @@ const span1: Event[] = [
 	value("port", "5433", "C1"),
 	note("net.test.ts is flaky"),
 	files(["a.ts", "b.ts"], ["c.ts"]),
-	worldTaken(1, {
-		taken: true,
-		branch: "main",
-		head: "abc123",
-		status: " M c.ts",
-		log: "abc123 init ```",
-		diffStat: "",
-	}),
+	worldTaken(1, gitWorld({ head: "abc123", status: " M c.ts", log: "abc123 init ```" })),
 	narrative(1, "set up the tests"),
 	nowSet("- fix E2"),
 	spanClosed(1),
@@ -138,9 +133,9 @@ describe("the rendered summary", () => {
 	it("an error from a command names it; a world not taken says why; a finding without evidence has no brackets", () => {
 		const state = applied(initialState, [
 			errorRecorded("E1", "boom", "C4", 2),
-			worldTaken(1, { taken: false, reason: "not a git\nrepository" }),
+			worldTaken(1, noWorld("not a git\nrepository")),
 			decision("d"),
-			worldTaken(1, { taken: false, reason: "git missing" }),
+			worldTaken(1, noWorld("git missing")),
 		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("## Open errors\n- E1 (bash C4, span 2): boom\n");
@@ -151,9 +146,7 @@ describe("the rendered summary", () => {
 	});
 
 	it("a world taken with nothing in status, log or diff stat shows only its branch and HEAD", () => {
-		const state = applied(initialState, [
-			worldTaken(1, { taken: true, branch: "b", head: "h", status: "", log: "", diffStat: " 1 file" }),
-		]);
+		const state = applied(initialState, [worldTaken(1, gitWorld({ branch: "b", head: "h", diffStat: " 1 file" }))]);
 		expect(renderSummary(state).text).toContain("## World\nbranch: b\nHEAD: h\ndiff stat:\n```\n 1 file\n```\n");
 	});
 

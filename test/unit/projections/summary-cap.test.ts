@@ -9,6 +9,7 @@ import {
 	files,
 	narrative,
 	note,
+	noWorld,
 	objective,
 	ruleAdded,
 	value,
@@ -145,10 +146,7 @@ describe("the cap's cuts, section by section", () => {
 	});
 
 	it("shows a World not taken by its reason, and a one-line section cut as left out", () => {
-		const state = stateOf([
-			worldTaken(1, { taken: false, reason: `not a\nrepository${LONG}` }),
-			objective(`ship it${LONG}`),
-		]);
+		const state = stateOf([worldTaken(1, noWorld(`not a\nrepository${LONG}`)), objective(`ship it${LONG}`)]);
 		expect(sectionLines(cutTo(state, "world", 0), "World")).toEqual([`(not taken: not a repository${LONG})`]);
 		expect(sectionLines(cutTo(state, "world", 1), "World")).toEqual(["(left out to fit summaryChars)"]);
 		expect(sectionLines(cutTo(state, "objective", 0), "Objective")).toEqual([`ship it${LONG}`]);

@@ -15,6 +15,7 @@ import {
 	modelFailed,
 	narrative,
 	note,
+	noWorld,
 	nowSet,
 	objective,
 	ruleAdded,
@@ -461,7 +462,7 @@ describe("world-taken", () => {
 	it("the world is the last one taken, skipped or not", () => {
 		expect(initialState.world).toBeNull();
 		expect(given().when(worldTaken(1, taken)).world).toEqual(taken);
-		const skipped = { taken: false as const, reason: "not a git repository" };
+		const skipped = noWorld("not a git repository");
 		expect(given(worldTaken(1, taken)).when(worldTaken(2, skipped)).world).toEqual(skipped);
 	});
 });
