@@ -6,23 +6,7 @@ import { runStateCli } from "../../src/adapters/cli/state-cli.js";
 import { type Event, encodeEvent } from "../../src/events/index.js";
 import { isTerminalSafe } from "../../src/projections/index.js";
 import { chain, type Raw, user } from "../support/entries.js";
-import {
-	command,
-	deadEnd,
-	decision,
-	errorFixed,
-	errorRecorded,
-	files,
-	narrative,
-	note,
-	noWorld,
-	nowSet,
-	objective,
-	ruleAdded,
-	spanClosed,
-	value,
-	worldTaken,
-} from "../support/events.js";
+import * as ev from "../support/events.js";
 import { TERMINAL_ATTACKS, unsafeCharacters } from "../support/terminal-attacks.js";
 
 const dir = mkdtempSync(join(tmpdir(), "longhaul-terminal-"));
@@ -94,17 +78,17 @@ const custom = (data: unknown): Raw => ({ type: "custom", customType: "compactio
 function transcript(attack: string): string {
 	const t = (name: Name) => `${FIELDS[name].marker}${attack}`;
 	const span1: Event[] = [
-		objective(t("objective")),
-		ruleAdded(t("rule"), "u1"),
-		command("C1", t("command"), 1, 1, t("toolCallId")),
-		errorRecorded("E1", t("errorHead"), "C1", 1, t("errorTool")),
-		errorRecorded("E2", t("fixedHead")),
-		errorFixed("E2", "C1"),
-		decision(t("decision"), ["C1"]),
-		deadEnd(t("deadEnd"), ["E1"]),
-		value(t("valueName"), t("value"), "C1"),
-		files([t("read")], [t("modified")]),
-		worldTaken(1, {
+		ev.objective(t("objective")),
+		ev.ruleAdded(t("rule"), "u1"),
+		ev.command("C1", t("command"), 1, 1, t("toolCallId")),
+		ev.errorRecorded("E1", t("errorHead"), "C1", 1, t("errorTool")),
+		ev.errorRecorded("E2", t("fixedHead")),
+		ev.errorFixed("E2", "C1"),
+		ev.decision(t("decision"), ["C1"]),
+		ev.deadEnd(t("deadEnd"), ["E1"]),
+		ev.value(t("valueName"), t("value"), "C1"),
+		ev.files([t("read")], [t("modified")]),
+		ev.worldTaken(1, {
 			taken: true,
 			branch: t("branch"),
 			head: t("head"),
@@ -112,21 +96,21 @@ function transcript(attack: string): string {
 			log: t("log"),
 			diffStat: t("diffStat"),
 		}),
-		narrative(1, t("workLog")),
-		nowSet(t("now")),
-		spanClosed(1, "partial", ["u1"], t("closeReason")),
+		ev.narrative(1, t("workLog")),
+		ev.nowSet(t("now")),
+		ev.spanClosed(1, "partial", ["u1"], t("closeReason")),
 	];
-	const span2: Event[] = [worldTaken(2, noWorld(t("worldReason"))), spanClosed(2)];
+	const span2: Event[] = [ev.worldTaken(2, ev.noWorld(t("worldReason"))), ev.spanClosed(2)];
 	const onChain = chain(
 		[
 			// The message the rule cites holds its words, as the fold checks.
 			user(`please ${t("rule")}`),
 			compaction(1, 1, span1),
-			custom({ stateFormat: 1, seq: 15, event: note(t("note")) }),
+			custom({ stateFormat: 1, seq: 15, event: ev.note(t("note")) }),
 			{ type: "compaction", summary: attack, firstKeptEntryId: "x", tokensBefore: 1 },
 			custom({ stateFormat: 1, seq: 16, event: { type: t("eventType"), data: {} } }),
-			custom({ stateFormat: 1, seq: 17, event: ruleAdded("w", attack) }),
-			custom({ stateFormat: 7, seq: 18, event: note(attack) }),
+			custom({ stateFormat: 1, seq: 17, event: ev.ruleAdded("w", attack) }),
+			custom({ stateFormat: 7, seq: 18, event: ev.note(attack) }),
 			compaction(2, 19, span2),
 			user("the last word"),
 		],

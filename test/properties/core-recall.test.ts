@@ -4,39 +4,27 @@ import { RECALL_CHARS, recall, recallAnswer } from "../../src/adapters/recall/by
 import { decodeMessage, type Event, userMessages } from "../../src/events/index.js";
 import { codePoints, cutWhole, headAndTail, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
 import { foldTranscript } from "../../src/reducers/index.js";
-import {
-	command,
-	deadEnd,
-	decision,
-	errorFixed,
-	errorRecorded,
-	narrative,
-	note,
-	ruleAdded,
-	ruleLifted,
-	spanClosed,
-	userCommand,
-} from "../support/events.js";
+import * as ev from "../support/events.js";
 import { place, transcriptText } from "../support/transcript.js";
 import { law } from "./laws.js";
 
 // What `longhaul_recall` answers for each kind of ref, read from a folded branch (examples), and what the events
 // module reads from pi's messages for it and for the pass.
 
-const close: Event = spanClosed(1, "partial", [], "x");
+const close: Event = ev.spanClosed(1, "partial", [], "x");
 const events: Event[] = [
-	ruleAdded("never push to main", "u1"),
-	ruleAdded("always lint", "u2"),
-	ruleLifted("R2", "u3"),
-	decision("use zod", ["C1", "E1"]),
-	deadEnd("pin node 18"),
-	note("port 5433"),
-	command("C1", "npm test", 1, 1, "t1"),
-	userCommand("C2", "ls"),
-	errorRecorded("E1", "3 failed", "C1"),
-	errorRecorded("E2", "ENOENT", null, 1, "read"),
-	errorFixed("E1", "C2"),
-	narrative(1, "set up the tests"),
+	ev.ruleAdded("never push to main", "u1"),
+	ev.ruleAdded("always lint", "u2"),
+	ev.ruleLifted("R2", "u3"),
+	ev.decision("use zod", ["C1", "E1"]),
+	ev.deadEnd("pin node 18"),
+	ev.note("port 5433"),
+	ev.command("C1", "npm test", 1, 1, "t1"),
+	ev.userCommand("C2", "ls"),
+	ev.errorRecorded("E1", "3 failed", "C1"),
+	ev.errorRecorded("E2", "ENOENT", null, 1, "read"),
+	ev.errorFixed("E1", "C2"),
+	ev.narrative(1, "set up the tests"),
 	close,
 ];
 

@@ -12,51 +12,32 @@ import {
 } from "../../src/projections/index.js";
 import { foldTranscript, initialState } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
-import {
-	command,
-	deadEnd,
-	decision,
-	errorFixed,
-	errorRecorded,
-	files,
-	gitWorld,
-	narrative,
-	note,
-	noWorld,
-	nowSet,
-	objective,
-	ruleAdded,
-	ruleLifted,
-	spanClosed,
-	userCommand,
-	value,
-	worldTaken,
-} from "../support/events.js";
+import * as ev from "../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 
 // What the projections print for a known state (examples): the summary pi stores and the next pass reads, and the
 // views of `npm run state`.
 
 const span1: Event[] = [
-	objective("# ship v1"),
-	ruleAdded("never push to main\nnot even on fridays", "u1"),
-	ruleAdded("always lint", "u2"),
-	decision("use zod", ["C1", "E1"]),
-	deadEnd("pin node\n18"),
-	command("C1", "npm test", 1, 1, "t1"),
-	userCommand("C2", "ls"),
-	errorRecorded("E1", "3 failed", "C1"),
-	errorRecorded("E2", "ENOENT\nno file", null, 1, "read"),
-	errorFixed("E1", "C2"),
-	value("port", "5433", "C1"),
-	note("net.test.ts is flaky"),
-	files(["a.ts", "b.ts"], ["c.ts"]),
-	worldTaken(1, gitWorld({ head: "abc123", status: " M c.ts", log: "abc123 init ```" })),
-	narrative(1, "set up the tests"),
-	nowSet("- fix E2"),
-	spanClosed(1),
+	ev.objective("# ship v1"),
+	ev.ruleAdded("never push to main\nnot even on fridays", "u1"),
+	ev.ruleAdded("always lint", "u2"),
+	ev.decision("use zod", ["C1", "E1"]),
+	ev.deadEnd("pin node\n18"),
+	ev.command("C1", "npm test", 1, 1, "t1"),
+	ev.userCommand("C2", "ls"),
+	ev.errorRecorded("E1", "3 failed", "C1"),
+	ev.errorRecorded("E2", "ENOENT\nno file", null, 1, "read"),
+	ev.errorFixed("E1", "C2"),
+	ev.value("port", "5433", "C1"),
+	ev.note("net.test.ts is flaky"),
+	ev.files(["a.ts", "b.ts"], ["c.ts"]),
+	ev.worldTaken(1, ev.gitWorld({ head: "abc123", status: " M c.ts", log: "abc123 init ```" })),
+	ev.narrative(1, "set up the tests"),
+	ev.nowSet("- fix E2"),
+	ev.spanClosed(1),
 ];
-const span2: Event[] = [ruleLifted("R2", "u3"), spanClosed(2, "partial", ["u4", "u5"], "chunk 2 never verified")];
+const span2: Event[] = [ev.ruleLifted("R2", "u3"), ev.spanClosed(2, "partial", ["u4", "u5"], "chunk 2 never verified")];
 // The user messages the rules and the lift cite, which the fold checks them against, with ids of their own: every
 // other entry keeps the id the views below name.
 const specs: EntrySpec[] = [
@@ -132,10 +113,10 @@ describe("the rendered summary", () => {
 
 	it("an error from a command names it; a world not taken says why; a finding without evidence has no brackets", () => {
 		const state = applied(initialState, [
-			errorRecorded("E1", "boom", "C4", 2),
-			worldTaken(1, noWorld("not a git\nrepository")),
-			decision("d"),
-			worldTaken(1, noWorld("git missing")),
+			ev.errorRecorded("E1", "boom", "C4", 2),
+			ev.worldTaken(1, ev.noWorld("not a git\nrepository")),
+			ev.decision("d"),
+			ev.worldTaken(1, ev.noWorld("git missing")),
 		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("## Open errors\n- E1 (bash C4, span 2): boom\n");
@@ -146,7 +127,9 @@ describe("the rendered summary", () => {
 	});
 
 	it("a world taken with nothing in status, log or diff stat shows only its branch and HEAD", () => {
-		const state = applied(initialState, [worldTaken(1, gitWorld({ branch: "b", head: "h", diffStat: " 1 file" }))]);
+		const state = applied(initialState, [
+			ev.worldTaken(1, ev.gitWorld({ branch: "b", head: "h", diffStat: " 1 file" })),
+		]);
 		expect(renderSummary(state).text).toContain("## World\nbranch: b\nHEAD: h\ndiff stat:\n```\n 1 file\n```\n");
 	});
 
@@ -184,65 +167,17 @@ describe("the rendered summary", () => {
 	});
 });
 
+/** The two compactions of `specs` not Longhaul's, as the state and spans views list them. */
+const foreignLines = [
+	"Foreign compactions (not Longhaul's): 2",
+	"- entry e3: 8 characters of summary",
+	"- entry e4: 3 characters of summary, by an extension",
+];
+
 describe("the views of npm run state", () => {
 	it("the default view: the summary, the foreign compactions, and the count of anomalies", () => {
 		expect(stateView(folded.state)).toBe(
-			`${[
-				"# Session state (Longhaul)",
-				"Rules are the user's own words, quoted verbatim. Ids (C, E) point into the ledger.",
-				"",
-				"## Objective",
-				"\\# ship v1",
-				"",
-				"## Rules in force",
-				"R1",
-				"> never push to main",
-				"> not even on fridays",
-				"(u1)",
-				"",
-				"## Decisions",
-				"- D1: use zod (C1, E1)",
-				"",
-				"## Dead ends",
-				"- X1: pin node 18",
-				"",
-				"## Open errors",
-				"- E2 (read, span 1): ENOENT no file",
-				"",
-				"## Values",
-				"- port 5433 (npm test, C1)",
-				"",
-				"## Notes",
-				"- N1: net.test.ts is flaky",
-				"",
-				"## Files",
-				"Modified: c.ts",
-				"Read: a.ts, b.ts",
-				"",
-				"## World",
-				"branch: main",
-				"HEAD: abc123",
-				"status:",
-				"```",
-				" M c.ts",
-				"```",
-				"recent log:",
-				"````",
-				"abc123 init ```",
-				"````",
-				"",
-				"## Work log",
-				"- span 1: set up the tests",
-				"",
-				"## Now",
-				"\\- fix E2",
-				"",
-				"Foreign compactions (not Longhaul's): 2",
-				"- entry e3: 8 characters of summary",
-				"- entry e4: 3 characters of summary, by an extension",
-				"",
-				"Anomalies: 1 (see --anomalies)",
-			].join("\n")}\n`,
+			`${[summaryLines, "", ...foreignLines, "", "Anomalies: 1 (see --anomalies)"].join("\n")}\n`,
 		);
 	});
 
@@ -273,9 +208,7 @@ describe("the views of npm run state", () => {
 				"  unlabeled: u4, u5",
 				"  narrative: (none)",
 				"",
-				"Foreign compactions (not Longhaul's): 2",
-				"- entry e3: 8 characters of summary",
-				"- entry e4: 3 characters of summary, by an extension",
+				...foreignLines,
 			].join("\n")}\n`,
 		);
 	});
@@ -288,21 +221,21 @@ describe("the views of npm run state", () => {
 	});
 
 	it("a branch with a rule or a note but no span is not empty", () => {
-		const noted = applied(initialState, [note("n")]);
+		const noted = applied(initialState, [ev.note("n")]);
 		expect(stateView(noted)).toContain("- N1: n");
-		const ruled = applied(initialState, [ruleAdded("w", "u1")]);
+		const ruled = applied(initialState, [ev.ruleAdded("w", "u1")]);
 		expect(stateView(ruled)).toContain("> w");
 	});
 
 	it("a branch with a span but no rule and no note is not empty, and the default view shows its summary", () => {
-		const closed = applied(initialState, [narrative(1, "looked around"), spanClosed(1)]);
+		const closed = applied(initialState, [ev.narrative(1, "looked around"), ev.spanClosed(1)]);
 		expect(stateView(closed)).toBe(`${renderSummary(closed).text.trimEnd()}\n`);
 		expect(stateView(closed)).toContain("- span 1: looked around");
 	});
 
 	it("--spans: a span's events are the stored events of the entry that closed it, its changes none without rules", () => {
-		const close: Event = spanClosed(1);
-		const error: Event = errorRecorded("E1", "x", null, 1, "read");
+		const close: Event = ev.spanClosed(1);
+		const error: Event = ev.errorRecorded("E1", "x", null, 1, "read");
 		const compaction = {
 			type: "compaction",
 			summary: "state",
@@ -404,10 +337,10 @@ describe("what the printers escape", () => {
 
 	it("one-line text is trimmed, and only a first character Markdown reads as structure is escaped", () => {
 		const state = applied(initialState, [
-			note(" spaced out \n"),
-			objective("ship #1 > all"),
-			nowSet("7 things"),
-			files([], ["a.ts", "b.ts"]),
+			ev.note(" spaced out \n"),
+			ev.objective("ship #1 > all"),
+			ev.nowSet("7 things"),
+			ev.files([], ["a.ts", "b.ts"]),
 		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("- N1: spaced out\n");
