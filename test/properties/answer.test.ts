@@ -12,7 +12,7 @@ import { readAnswer } from "../../src/pass/answer/answer.js";
 import type { LiftedRule, State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
 import { withoutId } from "../support/without-ids.js";
-import { hostileText, stateFrom } from "./arbitraries.js";
+import { hostileText, RULE_VOCABULARY, stateFrom } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
 
 /** The lift check as acceptance runs it: the whole message, in the user's own words, against the rule's words. */
@@ -25,24 +25,7 @@ const COUNTED_KINDS = new Set(["rule-added", "decision-made", "dead-end-found", 
 // Arbitraries: user messages, a state built from them, and any reply a model could give about them.
 // ---------------------------------------------------------------------------------------------------------------
 
-const RULE_WORDS = [
-	"never",
-	"always",
-	"use",
-	"tabs",
-	"spaces",
-	"push",
-	"to",
-	"main",
-	"dependencies",
-	"tests",
-	"the",
-	"rule",
-	"DRY:",
-	"now",
-	"you",
-	"may",
-];
+const RULE_WORDS = [...RULE_VOCABULARY, "tests", "the", "rule", "DRY:", "now", "you", "may"];
 const WITHDRAWING = ["no longer", "is lifted", "doesn't apply", "instead of", "forget", "never mind", "disregard"];
 const MARKUP = [
 	'"',

@@ -5,6 +5,9 @@ import { applied } from "../support/applied.js";
 import { ruleAdded, spanClosed } from "../support/events.js";
 import type { EntrySpec } from "../support/transcript.js";
 
+/** Words rules are made of, for arbitraries that write a user's messages and a model's replies about them. */
+export const RULE_VOCABULARY = ["never", "always", "use", "tabs", "spaces", "push", "to", "main", "dependencies"];
+
 /** Text that includes terminal controls, bidi overrides and astral characters, to stress every printer. */
 export const hostileText = fc.oneof(
 	fc.string({ maxLength: 40 }),

@@ -8,7 +8,7 @@ import type { TurnsInput } from "../../src/pass/conversation/index.js";
 import type { State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
 import { type ScriptedStep, scriptedConversationModel } from "../support/scripted-model.js";
-import { hostileText, stateFrom } from "./arbitraries.js";
+import { hostileText, RULE_VOCABULARY, stateFrom } from "./arbitraries.js";
 import { params } from "./laws.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -16,15 +16,7 @@ import { params } from "./laws.js";
 // ---------------------------------------------------------------------------------------------------------------
 
 const VOCABULARY = [
-	"never",
-	"always",
-	"use",
-	"tabs",
-	"spaces",
-	"push",
-	"to",
-	"main",
-	"dependencies",
+	...RULE_VOCABULARY,
 	"the",
 	"rule",
 	"now",

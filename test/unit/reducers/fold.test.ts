@@ -2,11 +2,10 @@ import { describe, expect, it } from "vitest";
 import { type Event, encodeEvent } from "../../../src/events/index.js";
 import { foldEntries, foldTranscript, stateAtSpan } from "../../../src/reducers/index.js";
 import * as ev from "../../support/events.js";
-import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
+import { compactionOf, type EntrySpec, place, transcriptText } from "../../support/transcript.js";
 
 // Given a branch of entries, when it is folded, then this state: what each kind of entry contributes.
 
-const compaction = (span: number, events: Event[]): EntrySpec => ({ kind: "longhaul-compaction", span, events });
 const eventEntry = (event: Event): EntrySpec => ({ kind: "event-entry", event });
 const raw = (value: Record<string, unknown>): EntrySpec => ({ kind: "raw", value });
 /** A Longhaul compaction of span 1, written raw, whose details carry these stored events as they are. */
@@ -29,10 +28,10 @@ describe("Longhaul compactions and event entries", () => {
 	it("a compaction's events and the event entries after it fold in branch order, with their seqs", () => {
 		const folded = fold(
 			{ kind: "user", text: "never push" },
-			compaction(1, [ev.ruleAdded("never push", "u1"), ev.spanClosed(1)]),
+			compactionOf(1, [ev.ruleAdded("never push", "u1"), ev.spanClosed(1)]),
 			eventEntry(ev.note("port 5433")),
 			{ kind: "user", text: "always lint; never push no longer applies", id: "m2" },
-			compaction(2, [ev.ruleAdded("always lint", "u2"), ev.ruleLifted("R1", "u2"), ev.spanClosed(2)]),
+			compactionOf(2, [ev.ruleAdded("always lint", "u2"), ev.ruleLifted("R1", "u2"), ev.spanClosed(2)]),
 		);
 		expect(folded.state.rules).toEqual([{ id: "R2", text: "always lint", source: "u2" }]);
 		expect(folded.state.lifted.map((r) => r.id)).toEqual(["R1"]);
@@ -180,9 +179,9 @@ describe("foreign compactions", () => {
 	it("a foreign compaction between two of Longhaul's leaves the state the passes built", () => {
 		const folded = fold(
 			{ kind: "user", text: "never push", id: "m1" },
-			compaction(1, [ev.ruleAdded("never push", "u1"), ev.spanClosed(1)]),
+			compactionOf(1, [ev.ruleAdded("never push", "u1"), ev.spanClosed(1)]),
 			{ kind: "foreign-compaction", summary: "x" },
-			compaction(2, [ev.note("n"), ev.spanClosed(2)]),
+			compactionOf(2, [ev.note("n"), ev.spanClosed(2)]),
 		);
 		expect(folded.state.rules.map((r) => r.text)).toEqual(["never push"]);
 		expect(folded.state.notes.map((n) => n.id)).toEqual(["N1"]);
@@ -373,9 +372,14 @@ describe("the state at a span", () => {
 	it("is the fold up to that span's close, including the rest of the closing entry, and nothing after", () => {
 		const folded = fold(
 			{ kind: "user", text: "a", id: "m1" },
-			compaction(1, [ev.ruleAdded("a", "u1"), ev.spanClosed(1), ev.note("after the close, same entry")]),
+			compactionOf(1, [ev.ruleAdded("a", "u1"), ev.spanClosed(1), ev.note("after the close, same entry")]),
 			eventEntry(ev.note("later")),
-			compaction(2, [ev.command("C1", "ls"), ev.errorRecorded("E1", "x"), ev.errorFixed("E1", "C1"), ev.spanClosed(2)]),
+			compactionOf(2, [
+				ev.command("C1", "ls"),
+				ev.errorRecorded("E1", "x"),
+				ev.errorFixed("E1", "C1"),
+				ev.spanClosed(2),
+			]),
 		);
 		const first = stateAtSpan(folded, 1);
 		expect(first?.notes.map((n) => n.text)).toEqual(["after the close, same entry"]);
@@ -390,7 +394,7 @@ describe("the state at a span", () => {
 		const folded = fold(
 			eventEntry(ev.narrative(1, "before the pass")),
 			{ kind: "user", text: "a", id: "m1" },
-			compaction(1, [ev.ruleAdded("a", "u1"), ev.spanClosed(1)]),
+			compactionOf(1, [ev.ruleAdded("a", "u1"), ev.spanClosed(1)]),
 		);
 		expect(stateAtSpan(folded, 1)?.rules.map((r) => r.text)).toEqual(["a"]);
 	});
