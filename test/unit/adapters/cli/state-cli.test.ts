@@ -3,11 +3,11 @@ import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runStateCli } from "../../../src/adapters/cli/state-cli.js";
-import { isTerminalSafe } from "../../../src/projections/index.js";
-import { ruleAdded, ruleLifted, spanClosed } from "../../support/events.js";
-import { copyShared, describeShared } from "../../support/shared.js";
-import { compactionOf, place, transcriptText } from "../../support/transcript.js";
+import { runStateCli } from "../../../../src/adapters/cli/state-cli.js";
+import { isTerminalSafe } from "../../../../src/projections/index.js";
+import { ruleAdded, ruleLifted, spanClosed } from "../../../support/events.js";
+import { copyShared, describeShared } from "../../../support/shared.js";
+import { compactionOf, place, transcriptText } from "../../../support/transcript.js";
 
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runStateCli } from "../../../src/adapters/cli/state-cli.js";
-import { command, errorRecorded, note, ruleAdded, spanClosed } from "../../support/events.js";
-import { place, transcriptText } from "../../support/transcript.js";
+import { runStateCli } from "../../../../src/adapters/cli/state-cli.js";
+import { command, errorRecorded, note, ruleAdded, spanClosed } from "../../../support/events.js";
+import { place, transcriptText } from "../../../support/transcript.js";
 
 const TOKEN = `ghp_${"aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"}`;
 const AWS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
