@@ -4,6 +4,7 @@ import { type PassCapabilities, type PassRequest, runPass } from "../../../../sr
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
+import { diffAnswer } from "../../../support/answers.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
 import { type Scripted, scriptedConversationModel, scriptedModel } from "../../../support/scripted-model.js";
 
@@ -93,7 +94,7 @@ describe("runPass", () => {
 	});
 
 	it("an unlabeled message costs exactly one retry, with a note that names it", async () => {
-		const partial = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }], narrative: "n", now: "w" });
+		const partial = diffAnswer([{ msg: "u1", label: "rule" }], { narrative: "n", now: "w" });
 		const { model, capabilities } = caps([partial, goodAnswer]);
 		const out = await runPass(request(span1, "e8"), capabilities);
 		expect(model.requests).toHaveLength(2);
@@ -103,7 +104,7 @@ describe("runPass", () => {
 	});
 
 	it("a parsed answer is kept while the retry runs: a worse retry does not replace it", async () => {
-		const partial = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }], narrative: "first", now: "w" });
+		const partial = diffAnswer([{ msg: "u1", label: "rule" }], { narrative: "first", now: "w" });
 		const { capabilities } = caps([partial, "not json at all"]);
 		const out = await runPass(request(span1, "e8"), capabilities);
 		expect(out.kind).toBe("whole");

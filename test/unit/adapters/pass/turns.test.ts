@@ -10,6 +10,7 @@ import { ledgerEvents } from "../../../../src/pass/ledger/ledger.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
+import { labelsOnly } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
 import { nowSet, objective, ruleAdded, ruleLifted } from "../../../support/events.js";
@@ -214,7 +215,7 @@ describe("turns mode", () => {
 				{ msg: "u3", label: "not a rule" },
 			],
 		});
-		const fixed = JSON.stringify({ labels: [{ msg: "u1", label: "rule", words: "never add dependencies" }] });
+		const fixed = labelsOnly([{ msg: "u1", label: "rule", words: "never add dependencies" }]);
 		const model = scriptedConversationModel([
 			answers.narrative,
 			answers.objective,
@@ -246,7 +247,7 @@ describe("turns mode", () => {
 				{ msg: "u3", label: "not a rule" },
 			],
 		});
-		const stillBad = JSON.stringify({ labels: [{ msg: "u1", label: "rule", words: "no dependencies ever" }] });
+		const stillBad = labelsOnly([{ msg: "u1", label: "rule", words: "no dependencies ever" }]);
 		const model = scriptedConversationModel([
 			answers.narrative,
 			answers.objective,
@@ -293,7 +294,7 @@ describe("turns mode", () => {
 		];
 		const base = input(undefined, narrowed, "e5", prior);
 		const spanOnly: TurnsInput = { ...base, ctx: { ...base.ctx, toLabel: base.ctx.toLabel.slice(2) } };
-		const invalid = JSON.stringify({ labels: [{ msg: "u4", label: "banana" }] });
+		const invalid = labelsOnly([{ msg: "u4", label: "banana" }]);
 		const model = scriptedConversationModel([
 			JSON.stringify({ narrative: "talked about indentation" }),
 			answers.objective,
@@ -304,8 +305,8 @@ describe("turns mode", () => {
 				],
 			}),
 			invalid,
-			JSON.stringify({ labels: [{ msg: "u4", label: "lifts R1" }] }),
-			JSON.stringify({ labels: [{ msg: "u4", label: "lifts R2" }] }),
+			labelsOnly([{ msg: "u4", label: "lifts R1" }]),
+			labelsOnly([{ msg: "u4", label: "lifts R2" }]),
 			answers.findings,
 			answers.now,
 		]);
@@ -332,8 +333,8 @@ describe("turns mode", () => {
 		const model = scriptedConversationModel([
 			JSON.stringify({ narrative: "switched indentation" }),
 			answers.objective,
-			JSON.stringify({ labels: [{ msg: "u2", label: "rule" }] }),
-			JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] }),
+			labelsOnly([{ msg: "u2", label: "rule" }]),
+			labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]),
 			answers.findings,
 			answers.now,
 		]);
@@ -529,7 +530,7 @@ describe("turns mode", () => {
 					{ msg: "u3", label: "not a rule" },
 				],
 			}),
-			JSON.stringify({ labels: [] }),
+			labelsOnly([]),
 			answers.findings,
 			answers.now,
 		]);
