@@ -5,7 +5,7 @@ import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { diffAnswer } from "../../../support/answers.js";
-import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } from "../../../support/entries.js";
 import { type Scripted, scriptedConversationModel, scriptedModel } from "../../../support/scripted-model.js";
 
 const world: World = { taken: false, reason: "not a git repository" };
@@ -43,16 +43,7 @@ function compactionEntry(id: string, parentId: string, firstKept: string, detail
 	};
 }
 
-const span1 = chain([
-	user("never add dependencies"),
-	bashCall("t1", "npm test"),
-	toolResult("t1", "3 failed\nCommand exited with code 1", true),
-	assistant("tests fail"),
-	user("fix the failing tests please"),
-	bashCall("t2", "npm test"),
-	toolResult("t2", "12 passed"),
-	user("next part"),
-]);
+const span1 = chain(ruleFailFix());
 
 const goodAnswer = JSON.stringify({
 	labels: [
