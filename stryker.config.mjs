@@ -23,7 +23,7 @@ export default {
 		"test/unit/reducers/**/*.test.ts",
 		"test/unit/projections/**/*.test.ts",
 		"test/unit/pass/accept/verify/**/*.test.ts",
-		"test/unit/adapters/state-cli.test.ts",
+		"test/unit/adapters/cli/state-cli.test.ts",
 		"test/hostile/terminal.test.ts",
 		"test/properties/core.test.ts",
 		"test/properties/core-codecs.test.ts",

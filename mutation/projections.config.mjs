@@ -12,7 +12,7 @@ export default {
 		"test/properties/core-recall.test.ts",
 		"test/properties/summary.test.ts",
 		"test/hostile/terminal.test.ts",
-		"test/unit/adapters/state-cli.test.ts",
+		"test/unit/adapters/cli/state-cli.test.ts",
 	],
 	concurrency: 1,
 	incrementalFile: "reports/stryker-projections.json",

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { logPath, records } from "../support/e2e-log.js";
-import { isDiffCall, labeler } from "../support/fake-summarizer.js";
-import { type Harness, say, startSession } from "../support/pi-harness.js";
+import { isDiffCall } from "../support/fake-summarizer.js";
+import { compactAfterRule } from "../support/longhaul-session.js";
+import { type Harness, startSession } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
 // Every pi version the suite runs (0.73.1 in `npm test`, 1.6.0 in `npm run test:pi1`), whatever LONGHAUL_PI_PROVIDER
@@ -24,11 +25,7 @@ describe("the session's model served by an extension's own provider stream (pi.r
 			provider: "extension",
 		});
 		const h = harness;
-		h.model.scriptSide(labeler());
-		h.model.scriptAgent(say("ok"), say("ok"));
-		await h.prompt("never add dependencies");
-		await h.prompt("next");
-		await h.compact();
+		await compactAfterRule(h);
 		expect(h.model.calls.filter(isDiffCall)).toHaveLength(1);
 		const compaction = h.branch().find((e) => e.type === "compaction");
 		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("> never add dependencies");

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
+import { compactAfterRule } from "../support/longhaul-session.js";
 import { callBash, callTool, fail, type Harness, PI_LINE, say, startSession } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
@@ -273,11 +274,7 @@ describe("Longhaul's model call inside pi", () => {
 			models: [{ id: "thinker", reasoning: true, thinkingLevelMap: { off: null } }],
 		});
 		const h = harness;
-		h.model.scriptSide(labeler());
-		h.model.scriptAgent(say("ok"), say("ok"));
-		await h.prompt("never add dependencies");
-		await h.prompt("next");
-		await h.compact();
+		await compactAfterRule(h);
 		const diff = h.model.calls.find(isDiffCall);
 		expect(diff?.options?.reasoning).toBe("minimal");
 		expect(diff?.options?.maxTokens).toBe(4096);
@@ -293,11 +290,7 @@ describe("Longhaul's model call inside pi", () => {
 			thinkingLevel: "high",
 		});
 		const h = harness;
-		h.model.scriptSide(labeler());
-		h.model.scriptAgent(say("ok"), say("ok"));
-		await h.prompt("never add dependencies");
-		await h.prompt("next");
-		await h.compact();
+		await compactAfterRule(h);
 		expect(h.model.calls.find(isDiffCall)?.options?.reasoning).toBeUndefined();
 	});
 });
@@ -305,11 +298,7 @@ describe("Longhaul's model call inside pi", () => {
 describe("what the user sees of a pass", () => {
 	it("the footer names each step while a pass runs and clears it after; a fallback names itself in a notice", async () => {
 		const h = await start();
-		h.model.scriptSide(labeler());
-		h.model.scriptAgent(say("ok"), say("ok"));
-		await h.prompt("never add dependencies");
-		await h.prompt("next");
-		await h.compact();
+		await compactAfterRule(h);
 		const longhaul = h.ui.statusChanges.filter((c) => c.key === "longhaul").map((c) => c.text);
 		expect(longhaul).toEqual([
 			"Longhaul: fold",
@@ -427,11 +416,7 @@ describe("the log's opt-in excerpts", () => {
 describe("what lands after a compaction", () => {
 	it("the span record names the compaction entry, and the line comes after it, one turn later", async () => {
 		const h = await start();
-		h.model.scriptSide(labeler());
-		h.model.scriptAgent(say("ok"), say("ok"));
-		await h.prompt("never add dependencies");
-		await h.prompt("next");
-		await h.compact();
+		await compactAfterRule(h);
 		const rightAfter = h.branch().map((e) => (e.type === "custom" ? e.customType : e.type));
 		await tick();
 		const branch = h.branch();

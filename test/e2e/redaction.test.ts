@@ -85,15 +85,20 @@ describe("secrets stay where they were (a real pi session)", () => {
 		expect(leaked(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
 	});
 
-	it('with "redact": false in the agent dir the user chose to see them: one notice, and the summary keeps the error as it was', async () => {
-		const h = await longhaulSession({ agentFiles: { "longhaul.json": JSON.stringify({ redact: false }) } });
-		harness = h;
+	/** The session cats a `.env` holding the token, fails, goes on, and is compacted by a careful model. */
+	async function compactAfterCatEnv(h: Harness): Promise<void> {
 		writeFileSync(join(h.cwd, ".env"), `GITHUB_TOKEN=${githubToken}\n`);
 		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
 		h.model.scriptAgent(callBash("cat .env && exit 3"), say("that failed"), say("ok"));
 		await h.prompt("read the env file");
 		await h.prompt("go on");
 		await h.compact();
+	}
+
+	it('with "redact": false in the agent dir the user chose to see them: one notice, and the summary keeps the error as it was', async () => {
+		const h = await longhaulSession({ agentFiles: { "longhaul.json": JSON.stringify({ redact: false }) } });
+		harness = h;
+		await compactAfterCatEnv(h);
 		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toHaveLength(1);
 		const compaction = h.branch().find((e) => e.type === "compaction");
 		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain(githubToken);
@@ -102,12 +107,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 	it('ignores a repository\'s .pi/longhaul.json "redact": false, says so once, and still redacts', async () => {
 		const h = await longhaulSession({ projectFiles: { ".pi/longhaul.json": JSON.stringify({ redact: false }) } });
 		harness = h;
-		writeFileSync(join(h.cwd, ".env"), `GITHUB_TOKEN=${githubToken}\n`);
-		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
-		h.model.scriptAgent(callBash("cat .env && exit 3"), say("that failed"), say("ok"));
-		await h.prompt("read the env file");
-		await h.prompt("go on");
-		await h.compact();
+		await compactAfterCatEnv(h);
 		expect(h.ui.notices.filter((n) => n.message.includes("redact false ignored"))).toHaveLength(1);
 		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toEqual([]);
 		const compaction = h.branch().find((e) => e.type === "compaction");

@@ -2,7 +2,7 @@ import type { AssistantMessage } from "@mariozechner/pi-ai";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PassModel } from "../../src/adapters/pass/model.js";
 import { foldEntries } from "../../src/reducers/index.js";
-import { assistant, bashCall, chain, type Raw, toolResult, user } from "../support/entries.js";
+import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } from "../support/entries.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { answeringModel, carefulModel, compactBranch, consistency } from "../support/passes.js";
@@ -12,19 +12,7 @@ import { scriptedModel } from "../support/scripted-model.js";
 const MB = 1024 * 1024;
 
 /** Span 1: a rule, a failing and a passing run. It is compacted by a careful model before any fault. */
-const span1 = chain(
-	[
-		user("never add dependencies"),
-		bashCall("t1", "npm test"),
-		toolResult("t1", "3 failed\nCommand exited with code 1", true),
-		assistant("tests fail"),
-		user("fix the failing tests please"),
-		bashCall("t2", "npm test"),
-		toolResult("t2", "12 passed"),
-		user("next part"),
-	],
-	"a",
-);
+const span1 = chain(ruleFailFix(), "a");
 /** Span 2, compacted by the faulty model: another rule and a command. */
 const span2 = (after: string) =>
 	chain(

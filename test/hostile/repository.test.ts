@@ -4,10 +4,9 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { takeWorld } from "../../src/adapters/git/world.js";
 import { foldEntries } from "../../src/reducers/index.js";
-import { labeler } from "../support/fake-summarizer.js";
 import { gitSandbox } from "../support/git-repos.js";
-import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { type Harness, say } from "../support/pi-harness.js";
+import { compactAfterRule, longhaulSession, tick } from "../support/longhaul-session.js";
+import type { Harness } from "../support/pi-harness.js";
 
 const sandbox = gitSandbox("longhaul-hostile-repo-");
 afterAll(() => sandbox.remove());
@@ -30,11 +29,7 @@ describe("repository attacks: takeWorld runs nothing a repository configures and
 			env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: sandbox.root },
 		});
 		harness = h;
-		h.model.scriptSide(labeler());
-		h.model.scriptAgent(say("ok"), say("ok"));
-		await h.prompt("never add dependencies");
-		await h.prompt("next");
-		await h.compact();
+		await compactAfterRule(h);
 		await tick();
 		expect(readdirSync(markers)).toEqual([]);
 		const { world } = foldEntries(h.branch()).state;

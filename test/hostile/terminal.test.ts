@@ -6,6 +6,7 @@ import { runStateCli } from "../../src/adapters/cli/state-cli.js";
 import { type Event, encodeEvent } from "../../src/events/index.js";
 import { isTerminalSafe } from "../../src/projections/index.js";
 import { chain, type Raw, user } from "../support/entries.js";
+import * as ev from "../support/events.js";
 import { TERMINAL_ATTACKS, unsafeCharacters } from "../support/terminal-attacks.js";
 
 const dir = mkdtempSync(join(tmpdir(), "longhaul-terminal-"));
@@ -77,51 +78,39 @@ const custom = (data: unknown): Raw => ({ type: "custom", customType: "compactio
 function transcript(attack: string): string {
 	const t = (name: Name) => `${FIELDS[name].marker}${attack}`;
 	const span1: Event[] = [
-		{ type: "objective-set", data: { text: t("objective") } },
-		{ type: "rule-added", data: { words: t("rule"), source: "u1" } },
-		{
-			type: "command-recorded",
-			data: { id: "C1", command: t("command"), exitCode: 1, span: 1, toolCallId: t("toolCallId"), by: "tool" },
-		},
-		{ type: "error-recorded", data: { id: "E1", tool: t("errorTool"), head: t("errorHead"), span: 1, command: "C1" } },
-		{ type: "error-recorded", data: { id: "E2", tool: "bash", head: t("fixedHead"), span: 1, command: null } },
-		{ type: "error-fixed", data: { error: "E2", by: "C1" } },
-		{ type: "decision-made", data: { text: t("decision"), evidence: ["C1"] } },
-		{ type: "dead-end-found", data: { text: t("deadEnd"), evidence: ["E1"] } },
-		{ type: "value-recorded", data: { name: t("valueName"), value: t("value"), source: "C1" } },
-		{ type: "files-touched", data: { read: [t("read")], modified: [t("modified")] } },
-		{
-			type: "world-taken",
-			data: {
-				span: 1,
-				world: {
-					taken: true,
-					branch: t("branch"),
-					head: t("head"),
-					status: t("status"),
-					log: t("log"),
-					diffStat: t("diffStat"),
-				},
-			},
-		},
-		{ type: "narrative-line", data: { span: 1, text: t("workLog") } },
-		{ type: "now-set", data: { text: t("now") } },
-		{ type: "span-closed", data: { span: 1, kind: "partial", unlabeled: ["u1"], reason: t("closeReason") } },
+		ev.objective(t("objective")),
+		ev.ruleAdded(t("rule"), "u1"),
+		ev.command("C1", t("command"), 1, 1, t("toolCallId")),
+		ev.errorRecorded("E1", t("errorHead"), "C1", 1, t("errorTool")),
+		ev.errorRecorded("E2", t("fixedHead")),
+		ev.errorFixed("E2", "C1"),
+		ev.decision(t("decision"), ["C1"]),
+		ev.deadEnd(t("deadEnd"), ["E1"]),
+		ev.value(t("valueName"), t("value"), "C1"),
+		ev.files([t("read")], [t("modified")]),
+		ev.worldTaken(1, {
+			taken: true,
+			branch: t("branch"),
+			head: t("head"),
+			status: t("status"),
+			log: t("log"),
+			diffStat: t("diffStat"),
+		}),
+		ev.narrative(1, t("workLog")),
+		ev.nowSet(t("now")),
+		ev.spanClosed(1, "partial", ["u1"], t("closeReason")),
 	];
-	const span2: Event[] = [
-		{ type: "world-taken", data: { span: 2, world: { taken: false, reason: t("worldReason") } } },
-		{ type: "span-closed", data: { span: 2, kind: "whole", unlabeled: [], reason: null } },
-	];
+	const span2: Event[] = [ev.worldTaken(2, ev.noWorld(t("worldReason"))), ev.spanClosed(2)];
 	const onChain = chain(
 		[
 			// The message the rule cites holds its words, as the fold checks.
 			user(`please ${t("rule")}`),
 			compaction(1, 1, span1),
-			custom({ stateFormat: 1, seq: 15, event: { type: "note-remembered", data: { text: t("note") } } }),
+			custom({ stateFormat: 1, seq: 15, event: ev.note(t("note")) }),
 			{ type: "compaction", summary: attack, firstKeptEntryId: "x", tokensBefore: 1 },
 			custom({ stateFormat: 1, seq: 16, event: { type: t("eventType"), data: {} } }),
-			custom({ stateFormat: 1, seq: 17, event: { type: "rule-added", data: { words: "w", source: attack } } }),
-			custom({ stateFormat: 7, seq: 18, event: { type: "note-remembered", data: { text: attack } } }),
+			custom({ stateFormat: 1, seq: 17, event: ev.ruleAdded("w", attack) }),
+			custom({ stateFormat: 7, seq: 18, event: ev.note(attack) }),
 			compaction(2, 19, span2),
 			user("the last word"),
 		],

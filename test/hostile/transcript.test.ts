@@ -25,6 +25,7 @@ import { stateJson, stateObject } from "../../src/projections/index.js";
 import { type Folded, foldEntries, foldTranscript } from "../../src/reducers/index.js";
 import { anyEvent, hostileText, transcriptSpecs } from "../properties/arbitraries.js";
 import { law, params } from "../properties/laws.js";
+import { note, ruleAdded, spanClosed } from "../support/events.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { say } from "../support/pi-harness.js";
@@ -346,7 +347,7 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 			{
 				kind: "longhaul-compaction" as const,
 				span: 99,
-				events: [{ type: "note-remembered" as const, data: { text: `note ${placeholder}` } }],
+				events: [note(`note ${placeholder}`)],
 			},
 		]);
 		await fc.assert(
@@ -399,17 +400,13 @@ describe("transcript fuzzing: neither the fold nor state ever throws", () => {
 describe("transcripts built to exhaust", () => {
 	it("a 50 MB line is reported and skipped, and costs only itself: the entries around it stay on the branch", async () => {
 		const huge = "y".repeat(50 * 1024 * 1024);
-		const rule = { type: "rule-added" as const, data: { words: "never add dependencies", source: "u1" } };
-		const close = (span: number) => ({
-			type: "span-closed" as const,
-			data: { span, kind: "whole" as const, unlabeled: [], reason: null },
-		});
+		const rule = ruleAdded("never add dependencies", "u1");
 		const text = transcriptText(
 			place([
 				{ kind: "user", text: "never add dependencies" },
-				{ kind: "longhaul-compaction", span: 1, events: [rule, close(1)] },
+				{ kind: "longhaul-compaction", span: 1, events: [rule, spanClosed(1)] },
 				{ kind: "user", text: huge },
-				{ kind: "longhaul-compaction", span: 2, events: [close(2)] },
+				{ kind: "longhaul-compaction", span: 2, events: [spanClosed(2)] },
 				{ kind: "user", text: "go on" },
 			]),
 		);
@@ -429,18 +426,20 @@ describe("transcripts built to exhaust", () => {
 
 	it("a million tiny entries fold, and state reads them, within vitest's time limit", async () => {
 		const count = 1_000_000;
-		const note = (n: number) =>
+		const noteEntry = (n: number) =>
 			JSON.stringify({
 				type: "custom",
 				id: `${n}`,
 				parentId: `${n - 1}`,
 				customType: EVENT_ENTRY_TYPE,
-				data: { stateFormat: 1, seq: n / 10_000, event: { type: "note-remembered", data: { text: `n${n}` } } },
+				data: { stateFormat: 1, seq: n / 10_000, event: note(`n${n}`) },
 			});
 		const lines = [JSON.stringify({ type: "session", version: 3, id: "s" })];
 		for (let n = 1; n <= count; n++)
 			lines.push(
-				n % 10_000 === 0 ? note(n) : `{"type":"message","id":"${n}","parentId":${n === 1 ? "null" : `"${n - 1}"`}}`,
+				n % 10_000 === 0
+					? noteEntry(n)
+					: `{"type":"message","id":"${n}","parentId":${n === 1 ? "null" : `"${n - 1}"`}}`,
 			);
 		const text = `${lines.join("\n")}\n`;
 		const folded = foldTranscript(text);

@@ -2,7 +2,6 @@ import fc from "fast-check";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, it } from "vitest";
 import { decodeEvent, type Event } from "../../src/events/index.js";
-import type { UserMessage } from "../../src/events/messages.js";
 import { ownWords } from "../../src/events/own-words.js";
 import { contentWords, readWithdrawal, withdrawsWords } from "../../src/events/withdrawal.js";
 import { type AcceptContext, acceptAnswer } from "../../src/pass/accept/accept.js";
@@ -11,8 +10,9 @@ import { applyReplies } from "../../src/pass/accept/replies.js";
 import { readAnswer } from "../../src/pass/answer/answer.js";
 import type { LiftedRule, State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import { acceptContext, users } from "../support/users.js";
 import { withoutId } from "../support/without-ids.js";
-import { hostileText, stateFrom } from "./arbitraries.js";
+import { hostileText, RULE_VOCABULARY, stateFrom } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
 
 /** The lift check as acceptance runs it: the whole message, in the user's own words, against the rule's words. */
@@ -25,24 +25,7 @@ const COUNTED_KINDS = new Set(["rule-added", "decision-made", "dead-end-found", 
 // Arbitraries: user messages, a state built from them, and any reply a model could give about them.
 // ---------------------------------------------------------------------------------------------------------------
 
-const RULE_WORDS = [
-	"never",
-	"always",
-	"use",
-	"tabs",
-	"spaces",
-	"push",
-	"to",
-	"main",
-	"dependencies",
-	"tests",
-	"the",
-	"rule",
-	"DRY:",
-	"now",
-	"you",
-	"may",
-];
+const RULE_WORDS = [...RULE_VOCABULARY, "tests", "the", "rule", "DRY:", "now", "you", "may"];
 const WITHDRAWING = ["no longer", "is lifted", "doesn't apply", "instead of", "forget", "never mind", "disregard"];
 const MARKUP = [
 	'"',
@@ -69,10 +52,6 @@ const longText = (vocabulary: readonly string[]) =>
 function messageText(vocabulary: readonly string[], hostile: boolean): fc.Arbitrary<string> {
 	const built = fc.oneof({ weight: 4, arbitrary: phrase(vocabulary) }, { weight: 1, arbitrary: longText(vocabulary) });
 	return hostile ? fc.oneof(built, hostileText) : built;
-}
-
-function users(texts: readonly string[]): UserMessage[] {
-	return texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
 }
 
 /** A slice of one message: mostly whole words, sometimes cut anywhere, as a model might quote. */
@@ -231,18 +210,16 @@ function run(w: World): { steps: Step[]; ctx: AcceptContext } {
 	const branch = users(w.texts);
 	let state = w.state;
 	const steps: Step[] = [];
-	let ctx: AcceptContext = { state, span: 1, toLabel: [], branch, turnText: () => undefined, ledger: new Set() };
+	let ctx = acceptContext(w.texts, { state, toLabel: [], turnText: () => undefined });
 	const takeover = w.takeover ?? NO_TAKEOVER;
 	w.answers.forEach((text, index) => {
-		ctx = {
+		ctx = acceptContext(w.texts, {
 			state,
 			span: index + 1,
 			toLabel: w.takeover === null ? branch.slice(w.spanFrom) : branch,
-			branch,
-			turnText: (ref) => w.texts[Number(ref.slice(1)) - 1],
 			ledger: new Set(["C1", "E1"]),
 			...takeover,
-		};
+		});
 		const answer = readAnswer(text);
 		if (E.isLeft(answer)) return;
 		const accepted = acceptAnswer(ctx, answer.right);

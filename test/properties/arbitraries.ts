@@ -2,7 +2,11 @@ import fc from "fast-check";
 import type { Event, EventOf, EventType } from "../../src/events/index.js";
 import { initialState, type State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import { ruleAdded, spanClosed } from "../support/events.js";
 import type { EntrySpec } from "../support/transcript.js";
+
+/** Words rules are made of, for arbitraries that write a user's messages and a model's replies about them. */
+export const RULE_VOCABULARY = ["never", "always", "use", "tabs", "spaces", "push", "to", "main", "dependencies"];
 
 /** Text that includes terminal controls, bidi overrides and astral characters, to stress every printer. */
 export const hostileText = fc.oneof(
@@ -158,7 +162,7 @@ export const storedEvent: fc.Arbitrary<Event> = anyEvent.filter(
 
 /** A pass's events ending with its span close. */
 function pass(span: number): fc.Arbitrary<EntrySpec> {
-	const close: Event = { type: "span-closed", data: { span, kind: "whole", unlabeled: [], reason: null } };
+	const close: Event = spanClosed(span);
 	return fc
 		.array(
 			storedEvent.filter((e) => e.type !== "span-closed"),
@@ -195,7 +199,7 @@ export function stateFrom(texts: readonly string[], picks: readonly [number, num
 		const text = texts[i] ?? "";
 		const start = text.length === 0 ? 0 : a % text.length;
 		const words = text.slice(start, start + 1 + (b % 60));
-		if (words !== "") events.push({ type: "rule-added", data: { words, source: `u${i + 1}` } });
+		if (words !== "") events.push(ruleAdded(words, `u${i + 1}`));
 	}
 	return applied(initialState, events);
 }

@@ -4,32 +4,27 @@ import { RECALL_CHARS, recall, recallAnswer } from "../../src/adapters/recall/by
 import { decodeMessage, type Event, userMessages } from "../../src/events/index.js";
 import { codePoints, cutWhole, headAndTail, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
 import { foldTranscript } from "../../src/reducers/index.js";
+import * as ev from "../support/events.js";
 import { place, transcriptText } from "../support/transcript.js";
 import { law } from "./laws.js";
 
 // What `longhaul_recall` answers for each kind of ref, read from a folded branch (examples), and what the events
 // module reads from pi's messages for it and for the pass.
 
-const close: Event = { type: "span-closed", data: { span: 1, kind: "partial", unlabeled: [], reason: "x" } };
+const close: Event = ev.spanClosed(1, "partial", [], "x");
 const events: Event[] = [
-	{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
-	{ type: "rule-added", data: { words: "always lint", source: "u2" } },
-	{ type: "rule-lifted", data: { target: "R2", by: "u3" } },
-	{ type: "decision-made", data: { text: "use zod", evidence: ["C1", "E1"] } },
-	{ type: "dead-end-found", data: { text: "pin node 18", evidence: [] } },
-	{ type: "note-remembered", data: { text: "port 5433" } },
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-	},
-	{
-		type: "command-recorded",
-		data: { id: "C2", command: "ls", exitCode: null, span: 1, toolCallId: null, by: "user" },
-	},
-	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
-	{ type: "error-recorded", data: { id: "E2", tool: "read", head: "ENOENT", span: 1, command: null } },
-	{ type: "error-fixed", data: { error: "E1", by: "C2" } },
-	{ type: "narrative-line", data: { span: 1, text: "set up the tests" } },
+	ev.ruleAdded("never push to main", "u1"),
+	ev.ruleAdded("always lint", "u2"),
+	ev.ruleLifted("R2", "u3"),
+	ev.decision("use zod", ["C1", "E1"]),
+	ev.deadEnd("pin node 18"),
+	ev.note("port 5433"),
+	ev.command("C1", "npm test", 1, 1, "t1"),
+	ev.userCommand("C2", "ls"),
+	ev.errorRecorded("E1", "3 failed", "C1"),
+	ev.errorRecorded("E2", "ENOENT", null, 1, "read"),
+	ev.errorFixed("E1", "C2"),
+	ev.narrative(1, "set up the tests"),
 	close,
 ];
 

@@ -12,49 +12,32 @@ import {
 } from "../../src/projections/index.js";
 import { foldTranscript, initialState } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import * as ev from "../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 
 // What the projections print for a known state (examples): the summary pi stores and the next pass reads, and the
 // views of `npm run state`.
 
 const span1: Event[] = [
-	{ type: "objective-set", data: { text: "# ship v1" } },
-	{ type: "rule-added", data: { words: "never push to main\nnot even on fridays", source: "u1" } },
-	{ type: "rule-added", data: { words: "always lint", source: "u2" } },
-	{ type: "decision-made", data: { text: "use zod", evidence: ["C1", "E1"] } },
-	{ type: "dead-end-found", data: { text: "pin   node\n18", evidence: [] } },
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-	},
-	{
-		type: "command-recorded",
-		data: { id: "C2", command: "ls", exitCode: null, span: 1, toolCallId: null, by: "user" },
-	},
-	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
-	{ type: "error-recorded", data: { id: "E2", tool: "read", head: "ENOENT\nno file", span: 1, command: null } },
-	{ type: "error-fixed", data: { error: "E1", by: "C2" } },
-	{ type: "value-recorded", data: { name: "port", value: "5433", source: "C1" } },
-	{ type: "note-remembered", data: { text: "net.test.ts is flaky" } },
-	{ type: "files-touched", data: { read: ["a.ts", "b.ts"], modified: ["c.ts"] } },
-	{
-		type: "world-taken",
-		data: {
-			span: 1,
-			world: { taken: true, branch: "main", head: "abc123", status: " M c.ts", log: "abc123 init ```", diffStat: "" },
-		},
-	},
-	{ type: "narrative-line", data: { span: 1, text: "set up the tests" } },
-	{ type: "now-set", data: { text: "- fix E2" } },
-	{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
+	ev.objective("# ship v1"),
+	ev.ruleAdded("never push to main\nnot even on fridays", "u1"),
+	ev.ruleAdded("always lint", "u2"),
+	ev.decision("use zod", ["C1", "E1"]),
+	ev.deadEnd("pin node\n18"),
+	ev.command("C1", "npm test", 1, 1, "t1"),
+	ev.userCommand("C2", "ls"),
+	ev.errorRecorded("E1", "3 failed", "C1"),
+	ev.errorRecorded("E2", "ENOENT\nno file", null, 1, "read"),
+	ev.errorFixed("E1", "C2"),
+	ev.value("port", "5433", "C1"),
+	ev.note("net.test.ts is flaky"),
+	ev.files(["a.ts", "b.ts"], ["c.ts"]),
+	ev.worldTaken(1, ev.gitWorld({ head: "abc123", status: " M c.ts", log: "abc123 init ```" })),
+	ev.narrative(1, "set up the tests"),
+	ev.nowSet("- fix E2"),
+	ev.spanClosed(1),
 ];
-const span2: Event[] = [
-	{ type: "rule-lifted", data: { target: "R2", by: "u3" } },
-	{
-		type: "span-closed",
-		data: { span: 2, kind: "partial", unlabeled: ["u4", "u5"], reason: "chunk 2 never verified" },
-	},
-];
+const span2: Event[] = [ev.ruleLifted("R2", "u3"), ev.spanClosed(2, "partial", ["u4", "u5"], "chunk 2 never verified")];
 // The user messages the rules and the lift cite, which the fold checks them against, with ids of their own: every
 // other entry keeps the id the views below name.
 const specs: EntrySpec[] = [
@@ -130,13 +113,10 @@ describe("the rendered summary", () => {
 
 	it("an error from a command names it; a world not taken says why; a finding without evidence has no brackets", () => {
 		const state = applied(initialState, [
-			{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "boom", span: 2, command: "C4" } },
-			{ type: "world-taken", data: { span: 1, world: { taken: false, reason: "not a git\nrepository" } } },
-			{ type: "decision-made", data: { text: "d", evidence: [] } },
-			{
-				type: "world-taken",
-				data: { span: 1, world: { taken: false, reason: "git missing" } },
-			},
+			ev.errorRecorded("E1", "boom", "C4", 2),
+			ev.worldTaken(1, ev.noWorld("not a git\nrepository")),
+			ev.decision("d"),
+			ev.worldTaken(1, ev.noWorld("git missing")),
 		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("## Open errors\n- E1 (bash C4, span 2): boom\n");
@@ -148,10 +128,7 @@ describe("the rendered summary", () => {
 
 	it("a world taken with nothing in status, log or diff stat shows only its branch and HEAD", () => {
 		const state = applied(initialState, [
-			{
-				type: "world-taken",
-				data: { span: 1, world: { taken: true, branch: "b", head: "h", status: "", log: "", diffStat: " 1 file" } },
-			},
+			ev.worldTaken(1, ev.gitWorld({ branch: "b", head: "h", diffStat: " 1 file" })),
 		]);
 		expect(renderSummary(state).text).toContain("## World\nbranch: b\nHEAD: h\ndiff stat:\n```\n 1 file\n```\n");
 	});
@@ -190,65 +167,17 @@ describe("the rendered summary", () => {
 	});
 });
 
+/** The two compactions of `specs` not Longhaul's, as the state and spans views list them. */
+const foreignLines = [
+	"Foreign compactions (not Longhaul's): 2",
+	"- entry e3: 8 characters of summary",
+	"- entry e4: 3 characters of summary, by an extension",
+];
+
 describe("the views of npm run state", () => {
 	it("the default view: the summary, the foreign compactions, and the count of anomalies", () => {
 		expect(stateView(folded.state)).toBe(
-			`${[
-				"# Session state (Longhaul)",
-				"Rules are the user's own words, quoted verbatim. Ids (C, E) point into the ledger.",
-				"",
-				"## Objective",
-				"\\# ship v1",
-				"",
-				"## Rules in force",
-				"R1",
-				"> never push to main",
-				"> not even on fridays",
-				"(u1)",
-				"",
-				"## Decisions",
-				"- D1: use zod (C1, E1)",
-				"",
-				"## Dead ends",
-				"- X1: pin node 18",
-				"",
-				"## Open errors",
-				"- E2 (read, span 1): ENOENT no file",
-				"",
-				"## Values",
-				"- port 5433 (npm test, C1)",
-				"",
-				"## Notes",
-				"- N1: net.test.ts is flaky",
-				"",
-				"## Files",
-				"Modified: c.ts",
-				"Read: a.ts, b.ts",
-				"",
-				"## World",
-				"branch: main",
-				"HEAD: abc123",
-				"status:",
-				"```",
-				" M c.ts",
-				"```",
-				"recent log:",
-				"````",
-				"abc123 init ```",
-				"````",
-				"",
-				"## Work log",
-				"- span 1: set up the tests",
-				"",
-				"## Now",
-				"\\- fix E2",
-				"",
-				"Foreign compactions (not Longhaul's): 2",
-				"- entry e3: 8 characters of summary",
-				"- entry e4: 3 characters of summary, by an extension",
-				"",
-				"Anomalies: 1 (see --anomalies)",
-			].join("\n")}\n`,
+			`${[summaryLines, "", ...foreignLines, "", "Anomalies: 1 (see --anomalies)"].join("\n")}\n`,
 		);
 	});
 
@@ -279,9 +208,7 @@ describe("the views of npm run state", () => {
 				"  unlabeled: u4, u5",
 				"  narrative: (none)",
 				"",
-				"Foreign compactions (not Longhaul's): 2",
-				"- entry e3: 8 characters of summary",
-				"- entry e4: 3 characters of summary, by an extension",
+				...foreignLines,
 			].join("\n")}\n`,
 		);
 	});
@@ -294,27 +221,21 @@ describe("the views of npm run state", () => {
 	});
 
 	it("a branch with a rule or a note but no span is not empty", () => {
-		const noted = applied(initialState, [{ type: "note-remembered", data: { text: "n" } }]);
+		const noted = applied(initialState, [ev.note("n")]);
 		expect(stateView(noted)).toContain("- N1: n");
-		const ruled = applied(initialState, [{ type: "rule-added", data: { words: "w", source: "u1" } }]);
+		const ruled = applied(initialState, [ev.ruleAdded("w", "u1")]);
 		expect(stateView(ruled)).toContain("> w");
 	});
 
 	it("a branch with a span but no rule and no note is not empty, and the default view shows its summary", () => {
-		const closed = applied(initialState, [
-			{ type: "narrative-line", data: { span: 1, text: "looked around" } },
-			{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
-		]);
+		const closed = applied(initialState, [ev.narrative(1, "looked around"), ev.spanClosed(1)]);
 		expect(stateView(closed)).toBe(`${renderSummary(closed).text.trimEnd()}\n`);
 		expect(stateView(closed)).toContain("- span 1: looked around");
 	});
 
 	it("--spans: a span's events are the stored events of the entry that closed it, its changes none without rules", () => {
-		const close: Event = { type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } };
-		const error: Event = {
-			type: "error-recorded",
-			data: { id: "E1", tool: "read", head: "x", span: 1, command: null },
-		};
+		const close: Event = ev.spanClosed(1);
+		const error: Event = ev.errorRecorded("E1", "x", null, 1, "read");
 		const compaction = {
 			type: "compaction",
 			summary: "state",
@@ -416,10 +337,10 @@ describe("what the printers escape", () => {
 
 	it("one-line text is trimmed, and only a first character Markdown reads as structure is escaped", () => {
 		const state = applied(initialState, [
-			{ type: "note-remembered", data: { text: "  spaced out \n" } },
-			{ type: "objective-set", data: { text: "ship #1 > all" } },
-			{ type: "now-set", data: { text: "7 things" } },
-			{ type: "files-touched", data: { read: [], modified: ["a.ts", "b.ts"] } },
+			ev.note(" spaced out \n"),
+			ev.objective("ship #1 > all"),
+			ev.nowSet("7 things"),
+			ev.files([], ["a.ts", "b.ts"]),
 		] satisfies Event[]);
 		const text = renderSummary(state).text;
 		expect(text).toContain("- N1: spaced out\n");

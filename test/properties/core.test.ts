@@ -12,6 +12,7 @@ import {
 } from "../../src/projections/index.js";
 import { foldRead, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import { narrative, nowSet, ruleAdded, value } from "../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 import { anyEvent, hostileText, storedEvent, transcriptSpecs } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
@@ -282,22 +283,10 @@ describe("fold examples", () => {
 
 	it("the summary cap drops the oldest work-log lines, then the oldest values, never rules or Now", () => {
 		const events: Event[] = [
-			{ type: "rule-added", data: { words: "never add dependencies", source: "u1" } },
-			{ type: "now-set", data: { text: "next: run the tests" } },
-			...Array.from(
-				{ length: 50 },
-				(_, i): Event => ({
-					type: "narrative-line",
-					data: { span: i + 1, text: `worked on part ${i}` },
-				}),
-			),
-			...Array.from(
-				{ length: 50 },
-				(_, i): Event => ({
-					type: "value-recorded",
-					data: { name: `value ${i}`, value: `${1000 + i}`, source: "u1" },
-				}),
-			),
+			ruleAdded("never add dependencies", "u1"),
+			nowSet("next: run the tests"),
+			...Array.from({ length: 50 }, (_, i): Event => narrative(i + 1, `worked on part ${i}`)),
+			...Array.from({ length: 50 }, (_, i): Event => value(`value ${i}`, `${1000 + i}`, "u1")),
 		];
 		const state = applied(initialState, events);
 		const full = renderSummary(state, 1_000_000);

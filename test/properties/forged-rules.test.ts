@@ -4,6 +4,7 @@ import { type Event, looseOccurrences, userText } from "../../src/events/index.j
 import { renderSummary } from "../../src/projections/index.js";
 import { foldTranscript, initialState } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import { ruleAdded, spanClosed } from "../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
 import { law, sameJson } from "./laws.js";
 
@@ -58,14 +59,11 @@ function rulesFrom(messages: readonly string[], picks: readonly Pick[]): Event[]
 		if (region === undefined) return [];
 		const from = region.start + (start % (region.end - region.start));
 		const words = text.slice(from, Math.min(from + length, region.end));
-		return [{ type: "rule-added", data: { words: retyped(words, styles), source: `u${i + 1}` } }];
+		return [ruleAdded(retyped(words, styles), `u${i + 1}`)];
 	});
 }
 
-const close = (span: number): Event => ({
-	type: "span-closed",
-	data: { span, kind: "whole", unlabeled: [], reason: null },
-});
+const close = (span: number): Event => spanClosed(span);
 
 /** The messages, then a pass with `rules`, then the event entries: a branch as Longhaul writes it. */
 function branch(messages: readonly string[], rules: readonly Event[], entries: readonly Event[] = []): string {
@@ -115,10 +113,7 @@ describe("forged rule events", () => {
 				const inPass: Event[] = [...genuine];
 				const between: Event[] = [];
 				for (const [{ words, source }, asEntry, id] of forged) {
-					const event: Event = {
-						type: "rule-added",
-						data: id === null ? { words, source } : { words, source, id: `R${id}` },
-					};
+					const event = ruleAdded(words, source, id === null ? undefined : `R${id}`);
 					(asEntry ? between : inPass).push(event);
 				}
 				const withForged = foldTranscript(branch(messages, inPass, between));
@@ -137,7 +132,7 @@ describe("forged rule events", () => {
 			const text = transcriptText(
 				place([
 					{ kind: "user", text: early },
-					{ kind: "event-entry", event: { type: "rule-added", data: { words: late, source: "u2" } } },
+					{ kind: "event-entry", event: ruleAdded(late, "u2") },
 					{ kind: "user", text: late },
 				]),
 			);

@@ -6,6 +6,7 @@ import { SHOWN_VALUES, shownValues } from "../../src/projections/shown-values.js
 import { CUT_ORDER, type CutSection } from "../../src/projections/summary.js";
 import { initialState, type State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import { errorRecorded, narrative, note, nowSet, ruleAdded } from "../support/events.js";
 import { unsafeCharacters } from "../support/terminal-attacks.js";
 import { crowdedValueEvents, eventArbitraries, storedEvent } from "./arbitraries.js";
 import { law } from "./laws.js";
@@ -146,10 +147,10 @@ describe("the values and the cap of the summary", () => {
 		const astral = fc.string({ unit: fc.constantFrom("a", " ", "😀", "𝒳", "é", "\u001b"), maxLength: 30 });
 		const events = fc.array(
 			fc.oneof(
-				astral.map((text): Event => ({ type: "note-remembered", data: { text } })),
-				astral.map((text): Event => ({ type: "narrative-line", data: { span: 1, text } })),
-				astral.map((text): Event => ({ type: "rule-added", data: { words: text, source: "u1" } })),
-				astral.map((text): Event => ({ type: "now-set", data: { text } })),
+				astral.map((text): Event => note(text)),
+				astral.map((text): Event => narrative(1, text)),
+				astral.map((text): Event => ruleAdded(text, "u1")),
+				astral.map((text): Event => nowSet(text)),
 			),
 			{ maxLength: 60 },
 		);
@@ -176,19 +177,10 @@ describe("the values and the cap of the summary", () => {
 
 describe("150 open errors and 1,000 notes under the default cap", () => {
 	const events: Event[] = [
-		{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
-		...Array.from(
-			{ length: 150 },
-			(_, i): Event => ({
-				type: "error-recorded",
-				data: { id: `E${i + 1}`, tool: "bash", head: `exit code 1: test ${i + 1} failed`, span: 1, command: null },
-			}),
-		),
-		...Array.from(
-			{ length: 1000 },
-			(_, i): Event => ({ type: "note-remembered", data: { text: `note number ${i + 1}` } }),
-		),
-		{ type: "now-set", data: { text: "fix the failing tests" } },
+		ruleAdded("never push to main", "u1"),
+		...Array.from({ length: 150 }, (_, i): Event => errorRecorded(`E${i + 1}`, `exit code 1: test ${i + 1} failed`)),
+		...Array.from({ length: 1000 }, (_, i): Event => note(`note number ${i + 1}`)),
+		nowSet("fix the failing tests"),
 	];
 	const state = applied(initialState, events);
 

@@ -3,12 +3,14 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { diffTurns } from "../../src/adapters/pass/turns.js";
 import { decodeEvent } from "../../src/events/index.js";
-import type { Message, UserMessage } from "../../src/events/messages.js";
+import type { Message } from "../../src/events/messages.js";
 import type { TurnsInput } from "../../src/pass/conversation/index.js";
 import type { State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import { noWorld } from "../support/events.js";
 import { type ScriptedStep, scriptedConversationModel } from "../support/scripted-model.js";
-import { hostileText, stateFrom } from "./arbitraries.js";
+import { acceptContext, users } from "../support/users.js";
+import { hostileText, RULE_VOCABULARY, stateFrom } from "./arbitraries.js";
 import { params } from "./laws.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -16,15 +18,7 @@ import { params } from "./laws.js";
 // ---------------------------------------------------------------------------------------------------------------
 
 const VOCABULARY = [
-	"never",
-	"always",
-	"use",
-	"tabs",
-	"spaces",
-	"push",
-	"to",
-	"main",
-	"dependencies",
+	...RULE_VOCABULARY,
 	"the",
 	"rule",
 	"now",
@@ -140,10 +134,6 @@ const world: fc.Arbitrary<World> = fc.array(messageText, { minLength: 1, maxLeng
 	}),
 );
 
-function users(texts: readonly string[]): UserMessage[] {
-	return texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
-}
-
 /** A span of the world's messages; the messages before it may be a takeover's standing rules. */
 function input(w: World): TurnsInput {
 	const branch = users(w.texts);
@@ -151,17 +141,14 @@ function input(w: World): TurnsInput {
 	const span = branch.slice(w.spanFrom);
 	const messages: Message[] = span.map((u) => ({ role: "user", text: u.text }));
 	return {
-		ctx: {
+		ctx: acceptContext(w.texts, {
 			state: w.state,
-			span: 1,
 			toLabel: [...branch.filter((u) => standing.includes(u.ref)), ...span],
-			branch,
-			turnText: (r) => w.texts[Number(r.slice(1)) - 1],
 			ledger: new Set(["C1", "E1"]),
-		},
+		}),
 		stateText: "",
 		ledger: [],
-		world: { taken: false, reason: "none" },
+		world: noWorld("none"),
 		messages,
 		messageRefs: span.map((u) => u.ref),
 		notes: [],

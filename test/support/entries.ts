@@ -34,6 +34,18 @@ export const toolResult = (id: string, text: string, isError = false): Raw => ({
 	},
 });
 
+/** A span's entries: a rule, a test run that fails, the user's ask to fix it, and a run that passes. */
+export const ruleFailFix = (): Raw[] => [
+	user("never add dependencies"),
+	bashCall("t1", "npm test"),
+	toolResult("t1", "3 failed\nCommand exited with code 1", true),
+	assistant("tests fail"),
+	user("fix the failing tests please"),
+	bashCall("t2", "npm test"),
+	toolResult("t2", "12 passed"),
+	user("next part"),
+];
+
 /** Links raw entries into a chain with ids `<prefix>1`, `<prefix>2`, …. */
 export function chain(raws: readonly Raw[], prefix = "e", after: string | null = null): Raw[] {
 	let parentId = after;

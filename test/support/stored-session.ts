@@ -1,15 +1,9 @@
 import type { Event } from "../../src/events/index.js";
+import * as ev from "./events.js";
 import { type EntrySpec, place, transcriptText } from "./transcript.js";
 
-const close = (span: number, kind: "whole" | "narrative-less" | "partial" = "whole"): Event => ({
-	type: "span-closed",
-	data: { span, kind, unlabeled: kind === "whole" ? [] : ["u9"], reason: kind === "whole" ? null : "no answer" },
-});
-
-const command = (id: string, text: string, exitCode: number | null, span: number): Event => ({
-	type: "command-recorded",
-	data: { id, command: text, exitCode, span, toolCallId: `t-${id}`, by: "tool" },
-});
+const close = (span: number, kind: "whole" | "narrative-less" | "partial" = "whole"): Event =>
+	ev.spanClosed(span, kind, kind === "whole" ? [] : ["u9"], kind === "whole" ? null : "no answer");
 
 /**
  * A session as stateFormat 1 stores it, from before events carried their ids: every event kind, and the cases the
@@ -27,37 +21,31 @@ export function storedSessionText(): string {
 			kind: "longhaul-compaction",
 			span: 1,
 			events: [
-				{ type: "objective-set", data: { text: "ship the rate limiter" } },
-				{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
-				{ type: "rule-added", data: { words: "run the tests before a commit", source: "u2" } },
-				{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
-				command("C1", "npm test", 1, 1),
-				command("C2", "npm test", 0, 1),
-				command("C1", "npm test again", 0, 1),
-				{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "2 failing", span: 1, command: "C1" } },
-				{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "a repeat", span: 1, command: null } },
-				{ type: "error-fixed", data: { error: "E1", by: "C2" } },
-				{ type: "error-fixed", data: { error: "E1", by: "C1" } },
-				{ type: "error-fixed", data: { error: "E9", by: "C2" } },
-				{ type: "decision-made", data: { text: "token bucket per key", evidence: ["C2"] } },
-				{ type: "dead-end-found", data: { text: "a global mutex", evidence: ["E1"] } },
-				{ type: "value-recorded", data: { name: "port", value: "5173", source: "u2" } },
-				{ type: "value-recorded", data: { name: "port", value: "5173", source: "u2" } },
-				{ type: "files-touched", data: { read: ["src/a.ts", "src/b.ts"], modified: [] } },
-				{
-					type: "world-taken",
-					data: {
-						span: 1,
-						world: { taken: true, branch: "main", head: "abc", status: "", log: "abc x", diffStat: "" },
-					},
-				},
-				{ type: "narrative-line", data: { span: 1, text: "wrote the limiter" } },
-				{ type: "now-set", data: { text: "next: the tests" } },
+				ev.objective("ship the rate limiter"),
+				ev.ruleAdded("never push to main", "u1"),
+				ev.ruleAdded("run the tests before a commit", "u2"),
+				ev.ruleAdded("never push to main", "u1"),
+				ev.command("C1", "npm test", 1, 1, "t-C1"),
+				ev.command("C2", "npm test", 0, 1, "t-C2"),
+				ev.command("C1", "npm test again", 0, 1, "t-C1"),
+				ev.errorRecorded("E1", "2 failing", "C1"),
+				ev.errorRecorded("E1", "a repeat"),
+				ev.errorFixed("E1", "C2"),
+				ev.errorFixed("E1", "C1"),
+				ev.errorFixed("E9", "C2"),
+				ev.decision("token bucket per key", ["C2"]),
+				ev.deadEnd("a global mutex", ["E1"]),
+				ev.value("port", "5173", "u2"),
+				ev.value("port", "5173", "u2"),
+				ev.files(["src/a.ts", "src/b.ts"]),
+				ev.worldTaken(1, ev.gitWorld({ log: "abc x" })),
+				ev.narrative(1, "wrote the limiter"),
+				ev.nowSet("next: the tests"),
 				close(1),
 			],
 		},
-		{ kind: "event-entry", event: { type: "note-remembered", data: { text: "the CI runs on Node 20" } } },
-		{ kind: "event-entry", event: { type: "note-remembered", data: { text: "the CI runs on Node 20" } } },
+		{ kind: "event-entry", event: ev.note("the CI runs on Node 20") },
+		{ kind: "event-entry", event: ev.note("the CI runs on Node 20") },
 		{ kind: "foreign-compaction", summary: "pi's own summary" },
 		{
 			kind: "raw",
@@ -79,19 +67,19 @@ export function storedSessionText(): string {
 			kind: "longhaul-compaction",
 			span: 2,
 			events: [
-				{ type: "rule-lifted", data: { target: "R1", by: "u5" } },
-				{ type: "rule-lifted", data: { target: "u2", by: "u6" } },
-				{ type: "rule-lifted", data: { target: "R7", by: "u6" } },
-				{ type: "rule-added", data: { words: "keep the public API", source: "u6" } },
-				{ type: "decision-made", data: { text: "limits in config", evidence: [] } },
-				{ type: "dead-end-found", data: { text: "redis", evidence: ["C3"] } },
-				{ type: "files-touched", data: { read: ["src/c.ts"], modified: ["src/a.ts", "src/d.ts"] } },
-				{ type: "world-taken", data: { span: 2, world: { taken: false, reason: "not a git repository" } } },
+				ev.ruleLifted("R1", "u5"),
+				ev.ruleLifted("u2", "u6"),
+				ev.ruleLifted("R7", "u6"),
+				ev.ruleAdded("keep the public API", "u6"),
+				ev.decision("limits in config"),
+				ev.deadEnd("redis", ["C3"]),
+				ev.files(["src/c.ts"], ["src/a.ts", "src/d.ts"]),
+				ev.worldTaken(2, ev.noWorld("not a git repository")),
 				close(2, "narrative-less"),
 			],
 		},
-		{ kind: "event-entry", event: { type: "note-remembered", data: { text: "ask before deleting" } } },
-		{ kind: "longhaul-compaction", span: 3, events: [{ type: "narrative-line", data: { span: 3, text: "x" } }] },
+		{ kind: "event-entry", event: ev.note("ask before deleting") },
+		{ kind: "longhaul-compaction", span: 3, events: [ev.narrative(3, "x")] },
 	];
 	return transcriptText(place(specs));
 }

@@ -15,6 +15,13 @@ export type EntrySpec =
 	| { readonly kind: "span-record"; readonly span: number; readonly v: number }
 	| { readonly kind: "raw"; readonly value: Record<string, unknown> };
 
+/** A Longhaul compaction of span `span` whose details carry `events`. */
+export const compactionOf = (span: number, events: readonly Event[]): EntrySpec => ({
+	kind: "longhaul-compaction",
+	span,
+	events,
+});
+
 /** A spec with the id it will carry; ids are fixed up front so inserting an entry renames nothing else. */
 export interface Placed {
 	readonly id: string;

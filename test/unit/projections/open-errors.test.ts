@@ -3,29 +3,17 @@ import type { Event } from "../../../src/events/index.js";
 import { renderSummary, stateJson } from "../../../src/projections/index.js";
 import { initialState } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
+import { command, editFailed, editFixed, errorRecorded, modelFailed } from "../../support/events.js";
 
 // What the state shows as open: an error of the work no later success fixed. A failed edit that a later edit of the
 // file fixed, and the session's own model failing, are not open errors.
 
 const state = applied(initialState, [
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-	},
-	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
-	{
-		type: "error-recorded",
-		data: {
-			id: "E2",
-			tool: "edit",
-			head: "Could not find the exact text in a.ts",
-			span: 1,
-			command: null,
-			path: "a.ts",
-		},
-	},
-	{ type: "error-fixed", data: { error: "E2", byTool: "edit", path: "a.ts" } },
-	{ type: "model-failed", data: { span: 1, head: "400 invalid_request_error" } },
+	command("C1", "npm test", 1, 1, "t1"),
+	errorRecorded("E1", "3 failed", "C1"),
+	editFailed("E2", "Could not find the exact text in a.ts", "a.ts"),
+	editFixed("E2", "a.ts"),
+	modelFailed(1, "400 invalid_request_error"),
 ] satisfies Event[]);
 
 describe("open errors in state --json", () => {

@@ -5,15 +5,8 @@ import { renderSummary, spansView, stateObject } from "../../../src/projections/
 import { SHOWN_VALUES, shownValues } from "../../../src/projections/shown-values.js";
 import { foldEntries, initialState, type State } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
+import { command, errorRecorded, spanClosed, value } from "../../support/events.js";
 
-const command = (id: string, text: string, exitCode = 0): Event => ({
-	type: "command-recorded",
-	data: { id, command: text, exitCode, span: 1, toolCallId: `t-${id}`, by: "tool" },
-});
-const value = (name: string, v: string, source: string): Event => ({
-	type: "value-recorded",
-	data: { name, value: v, source },
-});
 /** Given these events, the state they fold to. */
 const given = (...events: Event[]): State => applied(initialState, events);
 const lines = (state: State): string[] => {
@@ -150,7 +143,7 @@ describe("values as the state shows them", () => {
 describe("open errors", () => {
 	const raised: Event[] = [
 		command("C5", 'npm run check -- --project "packages/coding-agent/tsconfig.json"', 2),
-		{ type: "error-recorded", data: { id: "E2", tool: "bash", head: "error TS2739", span: 1, command: "C5" } },
+		errorRecorded("E2", "error TS2739", "C5"),
 	];
 
 	it("show their command's text, cut, in the summary", () => {
@@ -160,7 +153,7 @@ describe("open errors", () => {
 	});
 
 	it("show their command's text in --spans", () => {
-		const close: Event = { type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } };
+		const close: Event = spanClosed(1);
 		const details = {
 			stateFormat: 1,
 			longhaul: true,
@@ -210,10 +203,7 @@ describe("values: kinds and sameness", () => {
 
 describe("an error's origin", () => {
 	it("shows its tool's name on one line, each run of blanks one space, none at the ends", () => {
-		const state = given({
-			type: "error-recorded",
-			data: { id: "E1", tool: " my \n  tool\t", head: "broke", span: 1, command: null },
-		});
+		const state = given(errorRecorded("E1", "broke", null, 1, " my \n tool\t"));
 		expect(renderSummary(state).text).toContain("- E1 (my tool, span 1): broke");
 	});
 

@@ -4,12 +4,23 @@ import { renderSummary } from "../../../src/projections/index.js";
 import type { CutSection } from "../../../src/projections/summary.js";
 import { initialState, type State } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
+import {
+	errorRecorded,
+	files,
+	narrative,
+	note,
+	noWorld,
+	objective,
+	ruleAdded,
+	value,
+	worldTaken,
+} from "../../support/events.js";
 
 // What the cap leaves of each section it cuts, line for line: the count line, the ids it names, the order.
 
 /** Item text longer than a count line, so that leaving out one item shortens the summary. */
 const LONG = " and a long tail that takes more room than the line that counts it";
-const RULE: Event = { type: "rule-added", data: { words: "never push to main", source: "u1" } };
+const RULE: Event = ruleAdded("never push to main", "u1");
 const stateOf = (events: readonly Event[]): State => applied(initialState, [RULE, ...events]);
 
 /** The summary with `n` items of `key` left out: the longest limit whose cut leaves out exactly that many. */
@@ -35,10 +46,7 @@ function sectionLines(text: string, title: string): string[] {
 		.split("\n");
 }
 
-const error = (i: number): Event => ({
-	type: "error-recorded",
-	data: { id: `E${i}`, tool: "bash", head: `test ${i} failed${LONG}`, span: 1, command: null },
-});
+const error = (i: number): Event => errorRecorded(`E${i}`, `test ${i} failed${LONG}`);
 
 describe("the cap's cuts, section by section", () => {
 	const errors = stateOf([error(1), error(2), error(3)]);
@@ -59,10 +67,10 @@ describe("the cap's cuts, section by section", () => {
 
 	it("counts notes and work-log lines by their own nouns and ids", () => {
 		const state = stateOf([
-			{ type: "note-remembered", data: { text: `first${LONG}` } },
-			{ type: "note-remembered", data: { text: `second${LONG}` } },
-			{ type: "narrative-line", data: { span: 1, text: `did one${LONG}` } },
-			{ type: "narrative-line", data: { span: 2, text: `did two${LONG}` } },
+			note(`first${LONG}`),
+			note(`second${LONG}`),
+			narrative(1, `did one${LONG}`),
+			narrative(2, `did two${LONG}`),
 		]);
 		expect(sectionLines(cutTo(state, "workLog", 1), "Work log")).toEqual([
 			`- span 2: did two${LONG}`,
@@ -78,15 +86,8 @@ describe("the cap's cuts, section by section", () => {
 	});
 
 	it("shows values newest first, and counts the oldest left out from the oldest", () => {
-		const value = (name: string, v: string, source: string): Event => ({
-			type: "value-recorded",
-			data: { name, value: `${v}${LONG}`, source },
-		});
-		const state = stateOf([
-			value("port", "8080", "u1"),
-			value("host", "example.org", "u2"),
-			value("user", "bob", "u3"),
-		]);
+		const long = (name: string, v: string, source: string): Event => value(name, `${v}${LONG}`, source);
+		const state = stateOf([long("port", "8080", "u1"), long("host", "example.org", "u2"), long("user", "bob", "u3")]);
 		expect(sectionLines(cutTo(state, "values", 0), "Values")).toEqual([
 			`- user bob${LONG} (u3)`,
 			`- host example.org${LONG} (u2)`,
@@ -101,7 +102,7 @@ describe("the cap's cuts, section by section", () => {
 	it("leaves out files read before files modified, the earliest named first", () => {
 		const path = (name: string) => `src/${name}/a-path-longer-than-the-words-that-count-it.ts`;
 		const [a, b, c] = [path("a"), path("b"), path("c")];
-		const state = stateOf([{ type: "files-touched", data: { read: [a, b], modified: [c] } }]);
+		const state = stateOf([files([a, b], [c])]);
 		expect(sectionLines(cutTo(state, "files", 0), "Files")).toEqual([`Modified: ${c}`, `Read: ${a}, ${b}`]);
 		expect(sectionLines(cutTo(state, "files", 1), "Files")).toEqual([`Modified: ${c}`, `Read: ${b}, and 1 file more`]);
 		expect(sectionLines(cutTo(state, "files", 2), "Files")).toEqual([`Modified: ${c}`, "Read: 2 files left out"]);
@@ -114,7 +115,7 @@ describe("the cap's cuts, section by section", () => {
 	it("cuts the World's diff stat first, then its log, its status, then the whole of it", () => {
 		const [status, log, diffStat] = [`M a.ts${LONG}`, `abc123 fix${LONG}`, `1 file${LONG}`];
 		const world = { taken: true as const, branch: "main", head: "abc123", status, log, diffStat };
-		const state = stateOf([{ type: "world-taken", data: { span: 1, world } }]);
+		const state = stateOf([worldTaken(1, world)]);
 		const fence = (text: string) => ["```", text, "```"];
 		const head = ["branch: main", "HEAD: abc123"];
 		expect(sectionLines(cutTo(state, "world", 0), "World")).toEqual([
@@ -137,7 +138,7 @@ describe("the cap's cuts, section by section", () => {
 			"(left out to fit summaryChars: status, recent log, diff stat)",
 		]);
 		expect(sectionLines(cutTo(state, "world", 4), "World")).toEqual(["(left out to fit summaryChars; git gives it)"]);
-		const clean = stateOf([{ type: "world-taken", data: { span: 1, world: { ...world, status: "", diffStat: "" } } }]);
+		const clean = stateOf([worldTaken(1, { ...world, status: "", diffStat: "" })]);
 		expect(sectionLines(cutTo(clean, "world", 1), "World")).toEqual([
 			...head,
 			"(left out to fit summaryChars: recent log)",
@@ -145,10 +146,7 @@ describe("the cap's cuts, section by section", () => {
 	});
 
 	it("shows a World not taken by its reason, and a one-line section cut as left out", () => {
-		const state = stateOf([
-			{ type: "world-taken", data: { span: 1, world: { taken: false, reason: `not a\nrepository${LONG}` } } },
-			{ type: "objective-set", data: { text: `ship it${LONG}` } },
-		]);
+		const state = stateOf([worldTaken(1, noWorld(`not a\nrepository${LONG}`)), objective(`ship it${LONG}`)]);
 		expect(sectionLines(cutTo(state, "world", 0), "World")).toEqual([`(not taken: not a repository${LONG})`]);
 		expect(sectionLines(cutTo(state, "world", 1), "World")).toEqual(["(left out to fit summaryChars)"]);
 		expect(sectionLines(cutTo(state, "objective", 0), "Objective")).toEqual([`ship it${LONG}`]);

@@ -1,14 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { type Event, encodeEvent } from "../../../src/events/index.js";
 import { foldEntries, foldTranscript, stateAtSpan } from "../../../src/reducers/index.js";
-import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
-import { command, errorFixed, errorRecorded, narrative, note, ruleAdded, ruleLifted, spanClosed } from "./given.js";
+import * as ev from "../../support/events.js";
+import { compactionOf, type EntrySpec, place, transcriptText } from "../../support/transcript.js";
 
 // Given a branch of entries, when it is folded, then this state: what each kind of entry contributes.
 
-const compaction = (span: number, events: Event[]): EntrySpec => ({ kind: "longhaul-compaction", span, events });
 const eventEntry = (event: Event): EntrySpec => ({ kind: "event-entry", event });
 const raw = (value: Record<string, unknown>): EntrySpec => ({ kind: "raw", value });
+/** A Longhaul compaction of span 1, written raw, whose details carry these stored events as they are. */
+const storedEvents = (events: readonly { seq: number; event: unknown }[]): EntrySpec =>
+	raw({
+		type: "compaction",
+		summary: "s",
+		firstKeptEntryId: "e1",
+		tokensBefore: 1,
+		details: { stateFormat: 1, longhaul: true, span: 1, events },
+	});
 const fold = (...specs: EntrySpec[]) => foldTranscript(transcriptText(place(specs)));
 
 const line = (value: Record<string, unknown>): string => JSON.stringify(value);
@@ -20,10 +28,10 @@ describe("Longhaul compactions and event entries", () => {
 	it("a compaction's events and the event entries after it fold in branch order, with their seqs", () => {
 		const folded = fold(
 			{ kind: "user", text: "never push" },
-			compaction(1, [ruleAdded("never push", "u1"), spanClosed(1)]),
-			eventEntry(note("port 5433")),
+			compactionOf(1, [ev.ruleAdded("never push", "u1"), ev.spanClosed(1)]),
+			eventEntry(ev.note("port 5433")),
 			{ kind: "user", text: "always lint; never push no longer applies", id: "m2" },
-			compaction(2, [ruleAdded("always lint", "u2"), ruleLifted("R1", "u2"), spanClosed(2)]),
+			compactionOf(2, [ev.ruleAdded("always lint", "u2"), ev.ruleLifted("R1", "u2"), ev.spanClosed(2)]),
 		);
 		expect(folded.state.rules).toEqual([{ id: "R2", text: "always lint", source: "u2" }]);
 		expect(folded.state.lifted.map((r) => r.id)).toEqual(["R1"]);
@@ -43,21 +51,10 @@ describe("Longhaul compactions and event entries", () => {
 
 	it("ids R, D, X, N follow fold order over the whole branch, never the seq written", () => {
 		const folded = fold(
-			raw({
-				type: "compaction",
-				summary: "s",
-				firstKeptEntryId: "e1",
-				tokensBefore: 1,
-				details: {
-					stateFormat: 1,
-					longhaul: true,
-					span: 1,
-					events: [
-						{ seq: 9, event: encodeEvent(note("second written, first folded")) },
-						{ seq: 3, event: encodeEvent(note("first written")) },
-					],
-				},
-			}),
+			storedEvents([
+				{ seq: 9, event: encodeEvent(ev.note("second written, first folded")) },
+				{ seq: 3, event: encodeEvent(ev.note("first written")) },
+			]),
 		);
 		expect(folded.state.notes.map((n) => [n.id, n.text])).toEqual([
 			["N1", "second written, first folded"],
@@ -68,23 +65,13 @@ describe("Longhaul compactions and event entries", () => {
 
 	it("a stored event that fails its codec is an anomaly naming its seq; the others still fold", () => {
 		const folded = fold(
-			raw({
-				type: "compaction",
-				summary: "s",
-				firstKeptEntryId: "e1",
-				tokensBefore: 1,
-				details: {
-					stateFormat: 1,
-					longhaul: true,
-					span: 1,
-					events: [
-						{ seq: 1, event: { type: "rule-added", data: { words: 5, source: "u1" } } },
-						{ seq: 2, event: { type: "no-such-kind", data: {} } },
-						{ seq: 3, event: encodeEvent(note("kept")) },
-						{ seq: 4, event: "not an object" },
-					],
-				},
-			}),
+			storedEvents([
+				// A rule whose words are no string: the codec must refuse it, so no builder writes it.
+				{ seq: 1, event: { type: "rule-added", data: { words: 5, source: "u1" } } },
+				{ seq: 2, event: { type: "no-such-kind", data: {} } },
+				{ seq: 3, event: encodeEvent(ev.note("kept")) },
+				{ seq: 4, event: "not an object" },
+			]),
 		);
 		expect(folded.state.anomalies).toEqual([
 			{ entry: "e1", reason: "seq 1: event rule-added failed its codec" },
@@ -127,7 +114,7 @@ describe("Longhaul compactions and event entries", () => {
 			}),
 		);
 		expect(folded.events.map((l) => l.event)).toEqual([
-			{ type: "anomaly", data: { entry: "e1", reason: "Longhaul compaction details failed its codec" } },
+			ev.anomaly("e1", "Longhaul compaction details failed its codec"),
 		]);
 		expect(folded.state.foreign).toEqual([]);
 	});
@@ -138,7 +125,7 @@ describe("Longhaul compactions and event entries", () => {
 			raw({
 				type: "custom",
 				customType: "compaction-state.event",
-				data: { stateFormat: 2, seq: 1, event: encodeEvent(note("n")) },
+				data: { stateFormat: 2, seq: 1, event: encodeEvent(ev.note("n")) },
 			}),
 		);
 		expect(folded.state.anomalies).toEqual([
@@ -150,13 +137,7 @@ describe("Longhaul compactions and event entries", () => {
 
 	it("a compaction of a newer state format is refused with an anomaly, not read as foreign", () => {
 		const folded = fold(
-			raw({
-				type: "compaction",
-				summary: "s",
-				firstKeptEntryId: "e1",
-				tokensBefore: 1,
-				details: { stateFormat: 5, longhaul: true, span: 1, events: [] },
-			}),
+			raw({ type: "compaction", summary: "s", firstKeptEntryId: "e1", tokensBefore: 1, details: { stateFormat: 5 } }),
 		);
 		expect(folded.state.anomalies).toEqual([
 			{ entry: "e1", reason: "compaction details: stateFormat 5 is newer than 1; refused" },
@@ -198,9 +179,9 @@ describe("foreign compactions", () => {
 	it("a foreign compaction between two of Longhaul's leaves the state the passes built", () => {
 		const folded = fold(
 			{ kind: "user", text: "never push", id: "m1" },
-			compaction(1, [ruleAdded("never push", "u1"), spanClosed(1)]),
+			compactionOf(1, [ev.ruleAdded("never push", "u1"), ev.spanClosed(1)]),
 			{ kind: "foreign-compaction", summary: "x" },
-			compaction(2, [note("n"), spanClosed(2)]),
+			compactionOf(2, [ev.note("n"), ev.spanClosed(2)]),
 		);
 		expect(folded.state.rules.map((r) => r.text)).toEqual(["never push"]);
 		expect(folded.state.notes.map((n) => n.id)).toEqual(["N1"]);
@@ -263,14 +244,14 @@ describe("the branch", () => {
 				customType: "compaction-state.event",
 				id: "b",
 				parentId: "a",
-				data: { stateFormat: 1, seq: 1, event: encodeEvent(note("on the old branch")) },
+				data: { stateFormat: 1, seq: 1, event: encodeEvent(ev.note("on the old branch")) },
 			}),
 			line({
 				type: "custom",
 				customType: "compaction-state.event",
 				id: "c",
 				parentId: "a",
-				data: { stateFormat: 1, seq: 1, event: encodeEvent(note("on the new branch")) },
+				data: { stateFormat: 1, seq: 1, event: encodeEvent(ev.note("on the new branch")) },
 			}),
 		].join("\n");
 		const folded = foldTranscript(`${text}\n`);
@@ -291,7 +272,7 @@ describe("the branch", () => {
 				customType: "compaction-state.event",
 				id: "b",
 				parentId: "a",
-				data: { stateFormat: 1, seq: 1, event: { type: "anomaly", data: { entry: "x", reason: "stored" } } },
+				data: { stateFormat: 1, seq: 1, event: ev.anomaly("x", "stored") },
 			}),
 		].join("\n");
 		const folded = foldTranscript(`${text}\n`);
@@ -374,7 +355,7 @@ describe("folding pi's entries in memory", () => {
 				customType: "compaction-state.event",
 				id: "b",
 				parentId: "a",
-				data: { stateFormat: 1, seq: 1, event: encodeEvent(note("n")) },
+				data: { stateFormat: 1, seq: 1, event: encodeEvent(ev.note("n")) },
 			},
 			{ type: "message", id: "", parentId: "b" },
 		];
@@ -391,9 +372,14 @@ describe("the state at a span", () => {
 	it("is the fold up to that span's close, including the rest of the closing entry, and nothing after", () => {
 		const folded = fold(
 			{ kind: "user", text: "a", id: "m1" },
-			compaction(1, [ruleAdded("a", "u1"), spanClosed(1), note("after the close, same entry")]),
-			eventEntry(note("later")),
-			compaction(2, [command("C1", "ls"), errorRecorded("E1", "x"), errorFixed("E1", "C1"), spanClosed(2)]),
+			compactionOf(1, [ev.ruleAdded("a", "u1"), ev.spanClosed(1), ev.note("after the close, same entry")]),
+			eventEntry(ev.note("later")),
+			compactionOf(2, [
+				ev.command("C1", "ls"),
+				ev.errorRecorded("E1", "x"),
+				ev.errorFixed("E1", "C1"),
+				ev.spanClosed(2),
+			]),
 		);
 		const first = stateAtSpan(folded, 1);
 		expect(first?.notes.map((n) => n.text)).toEqual(["after the close, same entry"]);
@@ -406,9 +392,9 @@ describe("the state at a span", () => {
 
 	it("ends at the span's close, not at an earlier event that names the same span", () => {
 		const folded = fold(
-			eventEntry(narrative(1, "before the pass")),
+			eventEntry(ev.narrative(1, "before the pass")),
 			{ kind: "user", text: "a", id: "m1" },
-			compaction(1, [ruleAdded("a", "u1"), spanClosed(1)]),
+			compactionOf(1, [ev.ruleAdded("a", "u1"), ev.spanClosed(1)]),
 		);
 		expect(stateAtSpan(folded, 1)?.rules.map((r) => r.text)).toEqual(["a"]);
 	});

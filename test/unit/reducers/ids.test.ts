@@ -2,17 +2,17 @@ import { describe, expect, it } from "vitest";
 import { decodeEvent } from "../../../src/events/index.js";
 import { foldTranscript, initialState, type State } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
+import { deadEnd, decision, note, ruleAdded as rule, ruleLifted } from "../../support/events.js";
 import { place, transcriptText } from "../../support/transcript.js";
-import { note, ruleAdded as rule } from "./given.js";
 
 describe("ids decided with the events (docs/contracts.md, Stored sessions and ids)", () => {
 	it("an event stored without an id gets the counter's number in fold order, as before ids were carried", () => {
 		const state = applied(initialState, [
 			rule("never push", "u1"),
 			note("a"),
-			{ type: "decision-made", data: { text: "d", evidence: [] } },
+			decision("d"),
 			rule("run the tests", "u2"),
-			{ type: "dead-end-found", data: { text: "x", evidence: [] } },
+			deadEnd("x"),
 			note("b"),
 		]);
 		expect(state.rules.map((r) => r.id)).toEqual(["R1", "R2"]);
@@ -76,7 +76,7 @@ describe("ids decided with the events (docs/contracts.md, Stored sessions and id
 	it("a lifted rule's id is never given again, not even to a rule that carries it", () => {
 		const state = applied(initialState, [
 			rule("never push", "u1"),
-			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
+			ruleLifted("R1", "u2"),
 			rule("always rebase", "u3", "R1"),
 			rule("keep the API", "u4"),
 		]);
@@ -97,13 +97,13 @@ describe("ids decided with the events (docs/contracts.md, Stored sessions and id
 	});
 
 	it("the codec reads an event with and without its id, and refuses an id of another kind", () => {
-		expect(decodeEvent({ type: "note-remembered", data: { text: "a" } })).toEqual({
+		expect(decodeEvent(note("a"))).toEqual({
 			_tag: "Right",
-			right: { type: "note-remembered", data: { text: "a" } },
+			right: note("a"),
 		});
-		expect(decodeEvent({ type: "note-remembered", data: { text: "a", id: "N2" } })).toEqual({
+		expect(decodeEvent(note("a", "N2"))).toEqual({
 			_tag: "Right",
-			right: { type: "note-remembered", data: { text: "a", id: "N2" } },
+			right: note("a", "N2"),
 		});
 		for (const [type, id] of [
 			["note-remembered", "R2"],

@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/events/index.js";
 import { initialState } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
+import { ruleAdded, ruleLifted } from "../../support/events.js";
 
-const added = (words: string, source: string): Event => ({ type: "rule-added", data: { words, source } });
-const lifted = (target: string, by: string): Event => ({ type: "rule-lifted", data: { target, by } });
+const added = (words: string, source: string): Event => ruleAdded(words, source);
+const lifted = (target: string, by: string): Event => ruleLifted(target, by);
 
 describe("a rule once lifted", () => {
 	it("given a rule lifted, when the same words from the same message are added again, then it stays lifted", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { foldTranscript, stateAtSpan } from "../../../src/reducers/index.js";
+import { note, ruleAdded, ruleLifted, spanClosed } from "../../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../../support/transcript.js";
-import { note, ruleAdded, ruleLifted, spanClosed } from "./given.js";
 
 // Given a branch whose rule events another extension or a hand may have written, when it is folded, then only the
 // rules and lifts the branch's own user messages back are in force (issue 28, item 2); each refused event is an
@@ -89,7 +89,7 @@ describe("a rule event", () => {
 				data: {
 					stateFormat: 1,
 					seq: 1,
-					event: { type: "rule-added", data: { words: "never push to main", source: "u2" } },
+					event: ruleAdded("never push to main", "u2"),
 				},
 			}),
 		].join("\n");

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../../src/events/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { command, errorRecorded, ruleAdded, spanClosed } from "../../../support/events.js";
 import { type GithubToken, githubTokens, leakedTokens } from "../../../support/redaction-attacks.js";
 import { repoRoot } from "../../../support/shared.js";
 import { place, transcriptText } from "../../../support/transcript.js";
@@ -131,15 +132,12 @@ function spanTranscript(attack: Attack): { dir: string; file: string } {
 /** A Longhaul state of one span that stored the attack's commands and their outputs as open errors, raw. */
 function stateTranscript(attack: Attack): { dir: string; file: string } {
 	const events: Event[] = [
-		{ type: "rule-added", data: { words: "never paste tokens into the chat", source: "u1" } },
-		...attack.runs.flatMap(({ command, output }, i): Event[] => [
-			{
-				type: "command-recorded",
-				data: { id: `C${i + 1}`, command, exitCode: 1, span: 1, toolCallId: `t${i + 1}`, by: "tool" },
-			},
-			{ type: "error-recorded", data: { id: `E${i + 1}`, tool: "bash", head: output, span: 1, command: `C${i + 1}` } },
+		ruleAdded("never paste tokens into the chat", "u1"),
+		...attack.runs.flatMap(({ command: run, output }, i): Event[] => [
+			command(`C${i + 1}`, run, 1, 1, `t${i + 1}`),
+			errorRecorded(`E${i + 1}`, output, `C${i + 1}`),
 		]),
-		{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
+		spanClosed(1),
 	];
 	const text = transcriptText(
 		place([

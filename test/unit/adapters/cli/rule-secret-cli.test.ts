@@ -6,6 +6,7 @@ import { runPreviewCli } from "../../../../src/adapters/cli/preview-cli.js";
 import { runStateCli } from "../../../../src/adapters/cli/state-cli.js";
 import { takeWorld } from "../../../../src/adapters/git/world.js";
 import { assistant, chain, user } from "../../../support/entries.js";
+import { ruleAdded, spanClosed } from "../../../support/events.js";
 import { githubTokens, leakedTokens } from "../../../support/redaction-attacks.js";
 import { place, transcriptText } from "../../../support/transcript.js";
 
@@ -36,10 +37,7 @@ function stateSession(): { dir: string; file: string } {
 				{
 					kind: "longhaul-compaction",
 					span: 1,
-					events: [
-						{ type: "rule-added", data: { words: rule(token), source: "u1" } },
-						{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
-					],
+					events: [ruleAdded(rule(token), "u1"), spanClosed(1)],
 				},
 			]),
 		),

@@ -4,6 +4,7 @@ import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/ru
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { ANSWER_BOUNDS } from "../../../../src/pass/answer/answer.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
+import { diffAnswer, type Label, labelsOnly } from "../../../support/answers.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 
@@ -44,8 +45,7 @@ async function pass(messages: readonly string[], script: readonly Scripted[], be
 	return { out, model, branch: [...branch, compaction], state: foldEntries([...branch, compaction]).state };
 }
 
-const answer = (labels: readonly { msg: string; label: string; words?: string }[]) =>
-	JSON.stringify({ labels, narrative: "n", now: "w" });
+const answer = (labels: readonly Label[]) => diffAnswer(labels, { narrative: "n", now: "w" });
 
 describe("the diff's rules, through a whole pass with a scripted model", () => {
 	it("a quote no user wrote is rejected: no rule is recorded from it", async () => {
@@ -109,7 +109,7 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 					{ msg: "u3", label: "lifts R1" },
 					{ msg: "u4", label: "not a rule" },
 				]),
-				JSON.stringify({ labels: [{ msg: "u3", label: "lifts R1" }] }),
+				labelsOnly([{ msg: "u3", label: "lifts R1" }]),
 			],
 			first.branch,
 		);
@@ -206,7 +206,7 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 		];
 		const { out, model } = await pass(
 			["never add dependencies", "done"],
-			[JSON.stringify({ labels, narrative: "n".repeat(601), now: "w" }), answer(labels)],
+			[diffAnswer(labels, { narrative: "n".repeat(601), now: "w" }), answer(labels)],
 		);
 		expect(model.requests).toHaveLength(2);
 		expect(model.requests[1]?.prompt).toContain("at narrative: expected a string of at most 300 characters");

@@ -6,18 +6,13 @@ import type { Event } from "../../../../src/events/index.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { note, nowSet, ruleAdded } from "../../../support/events.js";
 
 /** Notes that each hold a short secret, so the marker that replaces it is longer than it. */
 const secretNotes = applied(initialState, [
-	{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
-	...Array.from(
-		{ length: 200 },
-		(_, i): Event => ({
-			type: "note-remembered",
-			data: { text: `note ${i}: password=hunter${i}x` },
-		}),
-	),
-	{ type: "now-set", data: { text: "go on" } },
+	ruleAdded("never push to main", "u1"),
+	...Array.from({ length: 200 }, (_, i): Event => note(`note ${i}: password=hunter${i}x`)),
+	nowSet("go on"),
 ]);
 
 const redactor = createRedactor(true);
@@ -50,9 +45,9 @@ describe("fitSummary: the cap holds on the redacted bytes", () => {
 
 	it("rules and Now alone over the cap: the summary is them alone, capFit says so and the notice names it", async () => {
 		const long = applied(initialState, [
-			{ type: "rule-added", data: { words: `never ${"touch the vendored code ".repeat(20)}`, source: "u1" } },
-			{ type: "note-remembered", data: { text: "a note" } },
-			{ type: "now-set", data: { text: "go on" } },
+			ruleAdded(`never ${"touch the vendored code ".repeat(20)}`, "u1"),
+			note("a note"),
+			nowSet("go on"),
 		]);
 		const fitted = await fitSummary(renderSummary(long, 200), long, redact);
 		expect(fitted.capFit.fits).toBe(false);

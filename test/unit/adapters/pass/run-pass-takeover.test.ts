@@ -6,6 +6,7 @@ import { type PassCapabilities, type PassRequest, runPass } from "../../../../sr
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { branchOf, decodeEvent, readTranscript, userMessages, type World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
+import { diffAnswer, labeled, labelsOnly } from "../../../support/answers.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 import { copyShared, describeShared } from "../../../support/shared.js";
@@ -40,10 +41,6 @@ function longhaulCompaction(id: string, parentId: string, firstKept: string, det
 	return { ...piCompaction(id, parentId, firstKept, "state"), details };
 }
 
-const answer = (labels: readonly Record<string, string>[], rest: Record<string, unknown> = {}) =>
-	JSON.stringify({ labels, narrative: "went on", now: "more", ...rest });
-const notRules = (...refs: readonly string[]) => refs.map((msg) => ({ msg, label: "not a rule" }));
-
 /** The state after the pass: the branch with the pass's compaction appended. */
 function stateAfter(branch: readonly Raw[], details: unknown) {
 	const last = branch.at(-1)?.id;
@@ -70,7 +67,7 @@ describe("runPass taking over from another compactor", () => {
 			piCompaction("p1", "e2", "e2", summary),
 			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
 		];
-		const { model, capabilities } = caps([answer(notRules("u1", "u2"))]);
+		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u1", "u2"))]);
 		await runPass(request(branch, "f3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).toContain("Earlier summary by another compactor");
@@ -82,13 +79,13 @@ describe("runPass taking over from another compactor", () => {
 
 	it("after a Longhaul compaction there is no takeover: no summary and no earlier messages", async () => {
 		const span1 = chain([user("never use tabs"), assistant("ok"), user("next")]);
-		const first = await runPass(request(span1, "e3"), caps([answer([{ msg: "u1", label: "rule" }])]).capabilities);
+		const first = await runPass(request(span1, "e3"), caps([diffAnswer([{ msg: "u1", label: "rule" }])]).capabilities);
 		const branch = [
 			...span1,
 			longhaulCompaction("c1", "e3", "e3", first.details),
 			...chain([user("go on"), assistant("ok"), user("more")], "f", "c1"),
 		];
-		const { model, capabilities } = caps([answer(notRules("u2", "u3"))]);
+		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u2", "u3"))]);
 		await runPass(request(branch, "f3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).not.toContain("Earlier summary by another compactor");
@@ -97,7 +94,9 @@ describe("runPass taking over from another compactor", () => {
 
 	it("a rule lifted before the foreign compaction is not carried", async () => {
 		const branch = liftedBeforePi();
-		const { model, capabilities } = caps([answer([{ msg: "u2", label: "lifts u1" }, ...notRules("u3")])]);
+		const { model, capabilities } = caps([
+			diffAnswer([{ msg: "u2", label: "lifts u1" }, ...labeled("not a rule", "u3")]),
+		]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		expect(model.requests).toHaveLength(1);
 		expect(out.kind).toBe("whole");
@@ -109,8 +108,8 @@ describe("runPass taking over from another compactor", () => {
 	it("an earlier message left unlabeled costs a retry: the lift the model omitted is asked for again", async () => {
 		const branch = liftedBeforePi();
 		const { model, capabilities } = caps([
-			answer(notRules("u3")),
-			answer([{ msg: "u2", label: "lifts u1" }, ...notRules("u3")]),
+			diffAnswer(labeled("not a rule", "u3")),
+			diffAnswer([{ msg: "u2", label: "lifts u1" }, ...labeled("not a rule", "u3")]),
 		]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "retry"]);
@@ -145,15 +144,21 @@ describe("runPass taking over from another compactor", () => {
 		];
 		const lifted = await runPass(
 			request(next, "g3"),
-			caps([answer([{ msg: "u1", label: "rule" }, { msg: "u2", label: "lifts u1" }, ...notRules("u3", "u4", "u5")])])
-				.capabilities,
+			caps([
+				diffAnswer([
+					{ msg: "u1", label: "rule" },
+					{ msg: "u2", label: "lifts u1" },
+					...labeled("not a rule", "u3", "u4", "u5"),
+				]),
+			]).capabilities,
 		);
 		const afterLift = stateAfter(next, lifted.details);
 		expect(afterLift.rules).toEqual([]);
 		expect(afterLift.lifted).toMatchObject([{ id: "R1", source: "u1", by: "u2" }]);
 		const oneOff = await runPass(
 			request(next, "g3"),
-			caps([answer([{ msg: "u1", label: "one-off" }, ...notRules("u2", "u3", "u4", "u5")])]).capabilities,
+			caps([diffAnswer([{ msg: "u1", label: "one-off" }, ...labeled("not a rule", "u2", "u3", "u4", "u5")])])
+				.capabilities,
 		);
 		const afterOneOff = stateAfter(next, oneOff.details);
 		expect(afterOneOff.rules).toEqual([]);
@@ -172,14 +177,15 @@ describe("runPass taking over from another compactor", () => {
 		];
 		const kept = await runPass(
 			request(next, "h3"),
-			caps([answer(notRules("u1", "u2", "u3", "u4", "u5", "u6"))]).capabilities,
+			caps([diffAnswer(labeled("not a rule", "u1", "u2", "u3", "u4", "u5", "u6"))]).capabilities,
 		);
 		const afterNotRule = stateAfter(next, kept.details);
 		expect(afterNotRule.rules).toMatchObject([{ id: "R1", text: "never use tabs", source: "u1" }]);
 		expect(afterNotRule.lifted).toEqual([]);
 		const oneOff = await runPass(
 			request(next, "h3"),
-			caps([answer([{ msg: "u1", label: "one-off" }, ...notRules("u2", "u3", "u4", "u5", "u6")])]).capabilities,
+			caps([diffAnswer([{ msg: "u1", label: "one-off" }, ...labeled("not a rule", "u2", "u3", "u4", "u5", "u6")])])
+				.capabilities,
 		);
 		expect(stateAfter(next, oneOff.details).lifted).toMatchObject([{ id: "R1", source: "u1", by: "u1" }]);
 	});
@@ -197,21 +203,32 @@ describe("runPass taking over from another compactor", () => {
 		const closeOf = (out: { details: unknown }) => stateAfter(branch, out.details).closes[0];
 		const narrativeLess = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
 		expect(rulesOf(narrativeLess)).toEqual(sentence);
-		const unlabeled = await runPass(request(branch, "f3"), caps([answer(notRules("u2", "u3"))]).capabilities);
+		const unlabeled = await runPass(
+			request(branch, "f3"),
+			caps([diffAnswer(labeled("not a rule", "u2", "u3"))]).capabilities,
+		);
 		expect(rulesOf(unlabeled)).toEqual(sentence);
 		expect(closeOf(unlabeled)).toMatchObject({ kind: "whole", unlabeled: ["u1"] });
 		const inside = await runPass(
 			request(branch, "f3"),
-			caps([answer([{ msg: "u1", label: "rule", words: "ever commit generated files." }, ...notRules("u2", "u3")])])
-				.capabilities,
+			caps([
+				diffAnswer([
+					{ msg: "u1", label: "rule", words: "ever commit generated files." },
+					...labeled("not a rule", "u2", "u3"),
+				]),
+			]).capabilities,
 		);
 		expect(inside.calls).toHaveLength(1);
 		expect(rulesOf(inside)).toEqual(sentence);
 		expect(closeOf(inside)).toMatchObject({ kind: "whole", unlabeled: ["u1"] });
 		const exact = await runPass(
 			request(branch, "f3"),
-			caps([answer([{ msg: "u1", label: "rule", words: "Never commit generated" }, ...notRules("u2", "u3")])])
-				.capabilities,
+			caps([
+				diffAnswer([
+					{ msg: "u1", label: "rule", words: "Never commit generated" },
+					...labeled("not a rule", "u2", "u3"),
+				]),
+			]).capabilities,
 		);
 		expect(rulesOf(exact)).toEqual([["Never commit generated", "u1"]]);
 		expect(closeOf(exact)).toMatchObject({ kind: "whole", unlabeled: [] });
@@ -249,7 +266,7 @@ describe("runPass taking over from another compactor", () => {
 			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
 		];
 		const { capabilities } = caps([
-			answer([{ msg: "u1", label: "one-off" }, { msg: "u2", label: "not a rule" }, ...notRules("u4")]),
+			diffAnswer([{ msg: "u1", label: "one-off" }, { msg: "u2", label: "not a rule" }, ...labeled("not a rule", "u4")]),
 		]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		expect(out.calls).toHaveLength(1);
@@ -270,7 +287,9 @@ describe("runPass taking over from another compactor", () => {
 			piCompaction("p1", "e4", "e4", "summary"),
 			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
 		];
-		const { capabilities } = caps([answer([{ msg: "u2", label: "rule and lifts u1" }, ...notRules("u3")])]);
+		const { capabilities } = caps([
+			diffAnswer([{ msg: "u2", label: "rule and lifts u1" }, ...labeled("not a rule", "u3")]),
+		]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		const state = stateAfter(branch, out.details);
 		expect(state.rules.map((r) => [r.text, r.source])).toEqual([
@@ -290,8 +309,8 @@ describe("runPass taking over from another compactor", () => {
 			piCompaction("p1", "e4", "e4", "summary"),
 			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
 		];
-		const reply = JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] });
-		const { model, capabilities } = caps([answer(notRules("u3")), reply]);
+		const reply = labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]);
+		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3")), reply]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "questions"]);
 		expect(model.requests[1]?.prompt).toContain(
@@ -317,7 +336,7 @@ describe("runPass taking over from another compactor", () => {
 			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
 		];
 		const withoutWords = caps([
-			answer([{ msg: "u1", label: "rule" }, { msg: "u2", label: "rule" }, ...notRules("u3")]),
+			diffAnswer([{ msg: "u1", label: "rule" }, { msg: "u2", label: "rule" }, ...labeled("not a rule", "u3")]),
 		]);
 		const dropped = await runPass(request(branch, "f3"), withoutWords.capabilities);
 		expect(withoutWords.model.requests[0]?.prompt).toContain(
@@ -329,10 +348,10 @@ describe("runPass taking over from another compactor", () => {
 			["tests go under tests/", "u2"],
 		]);
 		const withWords = caps([
-			answer([
+			diffAnswer([
 				{ msg: "u1", label: "rule", words: "Tests go under tests/ and fixtures beside them" },
 				{ msg: "u2", label: "rule" },
-				...notRules("u3"),
+				...labeled("not a rule", "u3"),
 			]),
 		]);
 		const recorded = await runPass(request(branch, "f3"), withWords.capabilities);
@@ -357,7 +376,7 @@ describe("runPass taking over from another compactor", () => {
 			{ name: "dev server port", value: "5173", turn: "u1" },
 			{ name: "build time", value: "42s", turn: "u1" },
 		];
-		const { capabilities } = caps([answer(notRules("u1", "u2"), { values })]);
+		const { capabilities } = caps([diffAnswer(labeled("not a rule", "u1", "u2"), { values })]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		expect(out.dropped["value-not-in-turn"]).toBe(1);
 		expect(stateAfter(branch, out.details).values).toEqual([{ name: "dev server port", value: "5173", source: "u1" }]);
@@ -372,7 +391,7 @@ describe("runPass taking over a session that already has a state", () => {
 		assistant("ok"),
 		user("next"),
 	]);
-	const span1Answer = answer([
+	const span1Answer = diffAnswer([
 		{ msg: "u1", label: "rule" },
 		{ msg: "u2", label: "lifts u1" },
 	]);
@@ -391,7 +410,7 @@ describe("runPass taking over a session that already has a state", () => {
 			piCompaction("p1", "g4", "g3", "pi's summary after a fallback"),
 			...chain([user("carry on"), assistant("ok"), user("more")], "h", "p1"),
 		];
-		const { model, capabilities } = caps([answer(notRules("u3", "u5", "u6"))]);
+		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3", "u5", "u6"))]);
 		const out = await runPass(request(branch, "h3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).toContain("pi's summary after a fallback");
@@ -418,7 +437,7 @@ describe("runPass taking over a session that already has a state", () => {
 			piCompaction("p1", "k3", "k3", "pi's summary"),
 			...chain([user("carry on"), assistant("ok"), user("more")], "h", "p1"),
 		];
-		const { model, capabilities } = caps([answer(notRules("u3", "u5", "u6", "u7"))]);
+		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3", "u5", "u6", "u7"))]);
 		const out = await runPass(request(branch, "h3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		for (const ref of ["u3", "u4", "u5", "u6"]) expect(prompt.split(`{"msg":"${ref}"`).length - 1, ref).toBe(1);
@@ -466,7 +485,7 @@ describeShared("runPass on a real session pi compacted twice (before-compaction.
 		const last = entries.at(-1)?.id ?? "";
 		const picks = new Set(EXPECTED.map((e) => e.ref));
 		const labels = users.filter((u) => !picks.has(u.ref)).map((u) => ({ msg: u.ref, label: "not a rule" }));
-		const { model, capabilities } = caps([answer(labels)]);
+		const { model, capabilities } = caps([diffAnswer(labels)]);
 		const out = await runPass(request(branch, last), capabilities);
 		expect(out.kind).toBe("whole");
 		expect(model.requests).toHaveLength(1);
@@ -483,7 +502,7 @@ describeShared("runPass on a real session pi compacted twice (before-compaction.
 		const { entries, compactions, users, branch } = fixture();
 		const summary = compactions.at(-1)?.raw.summary;
 		const first = compactions.at(0)?.raw.summary;
-		const { model, capabilities } = caps([answer(users.map((u) => ({ msg: u.ref, label: "not a rule" })))]);
+		const { model, capabilities } = caps([diffAnswer(users.map((u) => ({ msg: u.ref, label: "not a rule" })))]);
 		await runPass(request(branch, entries.at(-1)?.id ?? ""), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		const flat = (text: unknown) => (typeof text === "string" ? text.replace(/\s+/g, " ").trim() : "");

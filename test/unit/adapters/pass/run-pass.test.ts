@@ -4,7 +4,8 @@ import { type PassCapabilities, type PassRequest, runPass } from "../../../../sr
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
-import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { diffAnswer } from "../../../support/answers.js";
+import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } from "../../../support/entries.js";
 import { type Scripted, scriptedConversationModel, scriptedModel } from "../../../support/scripted-model.js";
 
 const world: World = { taken: false, reason: "not a git repository" };
@@ -42,16 +43,7 @@ function compactionEntry(id: string, parentId: string, firstKept: string, detail
 	};
 }
 
-const span1 = chain([
-	user("never add dependencies"),
-	bashCall("t1", "npm test"),
-	toolResult("t1", "3 failed\nCommand exited with code 1", true),
-	assistant("tests fail"),
-	user("fix the failing tests please"),
-	bashCall("t2", "npm test"),
-	toolResult("t2", "12 passed"),
-	user("next part"),
-]);
+const span1 = chain(ruleFailFix());
 
 const goodAnswer = JSON.stringify({
 	labels: [
@@ -93,7 +85,7 @@ describe("runPass", () => {
 	});
 
 	it("an unlabeled message costs exactly one retry, with a note that names it", async () => {
-		const partial = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }], narrative: "n", now: "w" });
+		const partial = diffAnswer([{ msg: "u1", label: "rule" }], { narrative: "n", now: "w" });
 		const { model, capabilities } = caps([partial, goodAnswer]);
 		const out = await runPass(request(span1, "e8"), capabilities);
 		expect(model.requests).toHaveLength(2);
@@ -103,7 +95,7 @@ describe("runPass", () => {
 	});
 
 	it("a parsed answer is kept while the retry runs: a worse retry does not replace it", async () => {
-		const partial = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }], narrative: "first", now: "w" });
+		const partial = diffAnswer([{ msg: "u1", label: "rule" }], { narrative: "first", now: "w" });
 		const { capabilities } = caps([partial, "not json at all"]);
 		const out = await runPass(request(span1, "e8"), capabilities);
 		expect(out.kind).toBe("whole");

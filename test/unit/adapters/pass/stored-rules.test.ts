@@ -1,15 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { isRecord } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
+import { diffAnswer, type Label } from "../../../support/answers.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
 import { answeringModel, compactBranch } from "../../../support/passes.js";
 
 // The rules Longhaul itself records, from each kind of message it records them from, pass the fold's check of stored
 // rule events (issue 28, item 2): the branch with the pass's compaction folds to the rules the pass decided, with no
 // anomaly.
-
-const answer = (labels: readonly Record<string, string>[]) =>
-	JSON.stringify({ labels, narrative: "went on", now: "more" });
 
 /** The events a pass's details hold, as stored. */
 function storedEvents(details: unknown): Record<string, unknown>[] {
@@ -26,11 +24,11 @@ function decidedRules(details: unknown): string[] {
 	);
 }
 
-async function passOver(said: string, labels: readonly Record<string, string>[]) {
+async function passOver(said: string, labels: readonly Label[]) {
 	const branch: Raw[] = chain([user(said), assistant("ok"), user("go on"), assistant("done")]);
 	const { branch: after, outcome } = await compactBranch(
 		branch,
-		answeringModel(() => answer(labels)),
+		answeringModel(() => diffAnswer(labels)),
 		"c1",
 	);
 	return { decided: decidedRules(outcome.details), folded: foldEntries(after) };
@@ -84,7 +82,7 @@ describe("rules Longhaul records fold as recorded", () => {
 		const branch: Raw[] = chain([user("never use tabs"), assistant("ok")]);
 		const first = await compactBranch(
 			branch,
-			answeringModel(() => answer([{ msg: "u1", label: "rule" }])),
+			answeringModel(() => diffAnswer([{ msg: "u1", label: "rule" }])),
 			"c1",
 		);
 		const more = chain(
@@ -98,7 +96,7 @@ describe("rules Longhaul records fold as recorded", () => {
 		];
 		const second = await compactBranch(
 			[...first.branch, ...more],
-			answeringModel(() => answer(labels)),
+			answeringModel(() => diffAnswer(labels)),
 			"c2",
 		);
 		expect(storedEvents(second.outcome.details).map((event) => event.type)).toContain("rule-lifted");

@@ -10,8 +10,10 @@ import { ledgerEvents } from "../../../../src/pass/ledger/ledger.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
+import { labelsOnly } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { nowSet, objective, ruleAdded, ruleLifted } from "../../../support/events.js";
 import { type ScriptedStep, scriptedConversationModel } from "../../../support/scripted-model.js";
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -61,10 +63,7 @@ function ledgerIds(state: State): Set<string> {
 	return new Set([...state.commands.map((c) => c.id), ...state.errors.map((e) => e.id)]);
 }
 
-const OLD_STATE: Event[] = [
-	{ type: "objective-set", data: { text: "the old objective" } },
-	{ type: "now-set", data: { text: "the old Now" } },
-];
+const OLD_STATE: Event[] = [objective("the old objective"), nowSet("the old Now")];
 
 /** The input run-pass would build for a span, on a state that already has an objective and a Now. */
 function input(
@@ -216,7 +215,7 @@ describe("turns mode", () => {
 				{ msg: "u3", label: "not a rule" },
 			],
 		});
-		const fixed = JSON.stringify({ labels: [{ msg: "u1", label: "rule", words: "never add dependencies" }] });
+		const fixed = labelsOnly([{ msg: "u1", label: "rule", words: "never add dependencies" }]);
 		const model = scriptedConversationModel([
 			answers.narrative,
 			answers.objective,
@@ -248,7 +247,7 @@ describe("turns mode", () => {
 				{ msg: "u3", label: "not a rule" },
 			],
 		});
-		const stillBad = JSON.stringify({ labels: [{ msg: "u1", label: "rule", words: "no dependencies ever" }] });
+		const stillBad = labelsOnly([{ msg: "u1", label: "rule", words: "no dependencies ever" }]);
 		const model = scriptedConversationModel([
 			answers.narrative,
 			answers.objective,
@@ -289,16 +288,13 @@ describe("turns mode", () => {
 			assistant("ok"),
 		]);
 		const prior: Event[] = [
-			{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
-			{
-				type: "rule-added",
-				data: { words: "indent with two spaces instead of always indent with spaces", source: "u2" },
-			},
-			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
+			ruleAdded("always indent with spaces", "u1"),
+			ruleAdded("indent with two spaces instead of always indent with spaces", "u2"),
+			ruleLifted("R1", "u2"),
 		];
 		const base = input(undefined, narrowed, "e5", prior);
 		const spanOnly: TurnsInput = { ...base, ctx: { ...base.ctx, toLabel: base.ctx.toLabel.slice(2) } };
-		const invalid = JSON.stringify({ labels: [{ msg: "u4", label: "banana" }] });
+		const invalid = labelsOnly([{ msg: "u4", label: "banana" }]);
 		const model = scriptedConversationModel([
 			JSON.stringify({ narrative: "talked about indentation" }),
 			answers.objective,
@@ -309,8 +305,8 @@ describe("turns mode", () => {
 				],
 			}),
 			invalid,
-			JSON.stringify({ labels: [{ msg: "u4", label: "lifts R1" }] }),
-			JSON.stringify({ labels: [{ msg: "u4", label: "lifts R2" }] }),
+			labelsOnly([{ msg: "u4", label: "lifts R1" }]),
+			labelsOnly([{ msg: "u4", label: "lifts R2" }]),
 			answers.findings,
 			answers.now,
 		]);
@@ -331,14 +327,14 @@ describe("turns mode", () => {
 			user("from now on indent with tabs instead of spaces"),
 			assistant("ok"),
 		]);
-		const prior: Event[] = [{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } }];
+		const prior: Event[] = [ruleAdded("always indent with spaces", "u1")];
 		const base = input(undefined, replacing, "e3", prior);
 		const spanOnly: TurnsInput = { ...base, ctx: { ...base.ctx, toLabel: base.ctx.toLabel.slice(1) } };
 		const model = scriptedConversationModel([
 			JSON.stringify({ narrative: "switched indentation" }),
 			answers.objective,
-			JSON.stringify({ labels: [{ msg: "u2", label: "rule" }] }),
-			JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] }),
+			labelsOnly([{ msg: "u2", label: "rule" }]),
+			labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]),
 			answers.findings,
 			answers.now,
 		]);
@@ -512,7 +508,7 @@ describe("turns mode", () => {
 			user("fix the failing tests please"),
 			assistant("on it"),
 		]);
-		const rule: Event = { type: "rule-added", data: { words: "always indent with spaces", source: "u1" } };
+		const rule: Event = ruleAdded("always indent with spaces", "u1");
 		const base = input({ summary: "an earlier summary", earlier: [], standing: ["u2"] }, earlier, "e4", [rule]);
 		const takeover: TurnsInput = {
 			...base,
@@ -534,7 +530,7 @@ describe("turns mode", () => {
 					{ msg: "u3", label: "not a rule" },
 				],
 			}),
-			JSON.stringify({ labels: [] }),
+			labelsOnly([]),
 			answers.findings,
 			answers.now,
 		]);

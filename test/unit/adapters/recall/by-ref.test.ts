@@ -3,6 +3,7 @@ import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../../src/adapter
 import type { Event } from "../../../../src/events/index.js";
 import { headAndTail } from "../../../../src/projections/sanitize.js";
 import { foldTranscript } from "../../../../src/reducers/index.js";
+import { command, ruleAdded, spanClosed, userCommand } from "../../../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../../../support/transcript.js";
 
 // What `longhaul_recall` says a command printed, read from the branch's own tool results and `!` runs.
@@ -29,10 +30,6 @@ describe("headAndTail", () => {
 	});
 });
 
-const command = (id: string, text: string, toolCallId: string | null): Event => ({
-	type: "command-recorded",
-	data: { id, command: text, exitCode: 0, span: 1, toolCallId, by: toolCallId === null ? "user" : "tool" },
-});
 const toolResult = (toolCallId: string, text: string): EntrySpec => ({
 	kind: "raw",
 	value: {
@@ -52,7 +49,7 @@ function sources(specs: readonly EntrySpec[], events: readonly Event[]) {
 				{
 					kind: "longhaul-compaction",
 					span: 1,
-					events: [...events, { type: "span-closed", data: { span: 1, kind: "partial", unlabeled: [], reason: "x" } }],
+					events: [...events, spanClosed(1, "partial", [], "x")],
 				},
 				...specs,
 			]),
@@ -67,10 +64,10 @@ const printed = (ref: string, s: ReturnType<typeof sources>): string => recall(r
 describe("longhaul_recall: what a command printed", () => {
 	// C1 is a tool run of `ls`; C2 a user's `!pwd`; C3 and C4 the user's first and second `!ls`.
 	const events = [
-		command("C1", "ls", "t1"),
-		command("C2", "pwd", null),
-		command("C3", "ls", null),
-		command("C4", "ls", null),
+		command("C1", "ls", 0, 1, "t1"),
+		userCommand("C2", "pwd", 0),
+		userCommand("C3", "ls", 0),
+		userCommand("C4", "ls", 0),
 	];
 	const s = sources(
 		[
@@ -164,7 +161,7 @@ describe("longhaul_recall: one cap for every answer", () => {
 
 	it("a rule, a span and an unknown ref are capped the same way", () => {
 		const words = "never ".repeat(200_000);
-		const rule: Event = { type: "rule-added", data: { words, source: "u1" } };
+		const rule: Event = ruleAdded(words, "u1");
 		const record: EntrySpec = {
 			kind: "raw",
 			value: {

@@ -10,6 +10,7 @@ import type { Event } from "../../../../src/events/index.js";
 import { isTerminalSafe } from "../../../../src/projections/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { command, note, spanClosed, userCommand } from "../../../support/events.js";
 import { leakedPiece, plantedKinds } from "../../../support/secrets.js";
 
 const thinking = (secret: string, text: string): Raw => ({
@@ -28,13 +29,9 @@ const userRun = (command: string, output: string): Raw => ({
 	type: "message",
 	message: { role: "bashExecution", command, output, exitCode: 0, cancelled: false, timestamp: 0 },
 });
-const command = (id: string, text: string, toolCallId: string | null): Event => ({
-	type: "command-recorded",
-	data: { id, command: text, exitCode: 0, span: 1, toolCallId, by: toolCallId === null ? "user" : "tool" },
-});
 /** A Longhaul compaction of span `span` keeping `kept`, carrying `events`. */
 const compaction = (span: number, kept: string, events: readonly Event[]): Raw => {
-	const close: Event = { type: "span-closed", data: { span, kind: "whole", unlabeled: [], reason: null } };
+	const close: Event = spanClosed(span);
 	return {
 		type: "compaction",
 		summary: "state",
@@ -64,7 +61,7 @@ function session(extra: readonly Raw[] = [], extraEvents: readonly Event[] = [])
 		...extra,
 	]);
 	const kept = raws[7]?.id;
-	const events = [command("C1", "npm run dev", "t1"), command("C2", "ls migrations", null), ...extraEvents];
+	const events = [command("C1", "npm run dev", 0, 1, "t1"), userCommand("C2", "ls migrations", 0), ...extraEvents];
 	const all = [...raws, ...chain([compaction(1, String(kept), events)], "c", String(raws.at(-1)?.id))];
 	return foldEntries([{ type: "session", version: 3, id: "s" }, ...all]);
 }
@@ -213,11 +210,8 @@ describe("the kept search index", () => {
 		const first = indexOf(raws);
 		const before = folds.count;
 		expect(indexOf(raws)).toBe(first);
-		const note = eventEntry("n1", String(raws.at(-1)?.id), 500, {
-			type: "note-remembered",
-			data: { text: "port 5433" },
-		});
-		expect(indexOf([...raws, note])).toBe(first);
+		const noted = eventEntry("n1", String(raws.at(-1)?.id), 500, note("port 5433"));
+		expect(indexOf([...raws, noted])).toBe(first);
 		expect(folds.count).toBe(before);
 	});
 
@@ -228,7 +222,7 @@ describe("the kept search index", () => {
 		expect(indexOf(other).passages.map((p) => p.text)).toContain("one more turn");
 		expect(indexOf(raws)).not.toBe(first);
 		const again = indexOf(raws);
-		const renamed = eventEntry("x1", String(raws.at(-1)?.id), 500, command("C9", "npm run dev", "t1"));
+		const renamed = eventEntry("x1", String(raws.at(-1)?.id), 500, command("C9", "npm run dev", 0, 1, "t1"));
 		const rebuilt = indexOf([...raws, renamed]);
 		expect(rebuilt).not.toBe(again);
 		// The event gives t1 another id: a kept index would still name its output C1.
@@ -247,7 +241,10 @@ describe("longhaul_recall({ ref }) of a command", () => {
 
 	it("caps a long output to its head and tail, and escapes controls", () => {
 		const long = `HEAD-LINE\n${"x".repeat(20_000)}\n\u009b2J TAIL-LINE`;
-		const folded = session([bashCall("t2", "npm test"), toolResult("t2", long)], [command("C3", "npm test", "t2")]);
+		const folded = session(
+			[bashCall("t2", "npm test"), toolResult("t2", long)],
+			[command("C3", "npm test", 0, 1, "t2")],
+		);
 		const out = recall("C3", folded);
 		expect(out).toContain("HEAD-LINE");
 		expect(out.endsWith("\\x9b2J TAIL-LINE")).toBe(true);

@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runStateCli } from "../../../src/adapters/cli/state-cli.js";
-import { place, transcriptText } from "../../support/transcript.js";
+import { runStateCli } from "../../../../src/adapters/cli/state-cli.js";
+import { command, errorRecorded, note, ruleAdded, spanClosed } from "../../../support/events.js";
+import { place, transcriptText } from "../../../support/transcript.js";
 
 const TOKEN = `ghp_${"aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"}`;
 const AWS_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
@@ -30,14 +31,11 @@ function setup(agentConfig?: object, projectConfig?: object): { agent: string; c
 					kind: "longhaul-compaction",
 					span: 1,
 					events: [
-						{ type: "rule-added", data: { words: RULE, source: "u1" } },
-						{
-							type: "command-recorded",
-							data: { id: "C1", command: "cat .env", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-						},
-						{ type: "error-recorded", data: { id: "E1", tool: "bash", head: HEAD, span: 1, command: "C1" } },
-						{ type: "note-remembered", data: { text: `the token was ${TOKEN}` } },
-						{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
+						ruleAdded(RULE, "u1"),
+						command("C1", "cat .env", 1, 1, "t1"),
+						errorRecorded("E1", HEAD, "C1"),
+						note(`the token was ${TOKEN}`),
+						spanClosed(1),
 					],
 				},
 			]),

@@ -1,0 +1,23 @@
+// Diff answers as a model writes them (the JSON text of its reply), for tests that script the summarizer.
+
+/** One label of a diff answer: the message it labels, the label, and the words a rule quotes when it quotes some. */
+export interface Label {
+	readonly msg: string;
+	readonly label: string;
+	readonly words?: string;
+}
+
+/** A whole diff answer: the labels, and a narrative and a now unless `rest` writes its own (or adds fields). */
+export function diffAnswer(labels: readonly Label[], rest: Readonly<Record<string, unknown>> = {}): string {
+	return JSON.stringify({ labels, narrative: "went on", now: "more", ...rest });
+}
+
+/** An answer of labels alone, as a model answers a question or repairs its labels. */
+export function labelsOnly(labels: readonly Label[]): string {
+	return JSON.stringify({ labels });
+}
+
+/** The same label for each of `msgs`. */
+export function labeled(label: string, ...msgs: readonly string[]): Label[] {
+	return msgs.map((msg) => ({ msg, label }));
+}
