@@ -1,4 +1,3 @@
-export { RECALL_CHARS, recall, recallAnswer, recallDetail } from "../adapters/recall/by-ref.js";
 export { commandsById, errorOrigin } from "./command-text.js";
 export { type TaggedRule, taggedRules, taggedRulesNotice } from "./hidden-text.js";
 export { reportDigest } from "./report.js";
