@@ -5,6 +5,8 @@ import { evolve, initialState, type Rule, type State } from "../../reducers/inde
 import type { RawLabel } from "../answer/index.js";
 import {
 	type Defect,
+	type Dropped,
+	type DropReason,
 	defect,
 	formatLabel,
 	LABEL_FORMS,
@@ -16,32 +18,6 @@ import {
 import { type Question, replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
 import { exactWords, isReaderSentence, pickNeedsWords, pickRecords, pickWords } from "./verify/earlier-words.js";
 import { type RecordedWords, ruleWords, WORDS_OVER, type WordsRefusal } from "./verify/rule-words.js";
-
-/** Why an item of the answer was left out; codes only, so they can be logged. */
-export type DropReason =
-	| "outside-span"
-	| "duplicate-label"
-	| "empty-message"
-	| "excerpt-words"
-	| "pick-words"
-	| "self-lift"
-	| "later-target"
-	| "lift-check"
-	| "unknown-target"
-	| "replaced-target"
-	| "unknown-evidence"
-	| "unknown-turn"
-	| "value-not-in-turn"
-	| "value-is-secret"
-	| "empty-text"
-	| "past-count"
-	| "cut-text";
-
-/** An item left out: where it was (ids and positions, never text) and why. */
-export interface Dropped {
-	readonly item: string;
-	readonly reason: DropReason;
-}
 
 /** What the labels are judged against; the takeover's sets are empty outside a takeover. */
 export interface LabelContext {

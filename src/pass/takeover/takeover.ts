@@ -5,8 +5,8 @@ import { evolve, type Folded, initialState, type State } from "../../reducers/in
 import type { LabelContext } from "../accept/index.js";
 import { isReaderSentence, pickRecords } from "../accept/index.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "../prompt/index.js";
+import { standingRules } from "../reader/index.js";
 import { judgedUntil, newestCompaction, type SpanSlice } from "../span/index.js";
-import { standingRules } from "./standing-rules.js";
 
 /**
  * A pass that takes over from another compactor (docs/how-it-works.md, Taking over from another compactor): the newest
