@@ -111,7 +111,7 @@ export interface Offer {
 	readonly picks: readonly UserMessage[];
 }
 
-const refs = (messages: readonly UserMessage[]): ReadonlySet<string> => new Set(messages.map((u) => u.ref));
+const refSet = (messages: readonly UserMessage[]): ReadonlySet<string> => new Set(messages.map((u) => u.ref));
 
 /** The offer of a pass: the carried messages, or taking over, every earlier message offered (carried ones once). */
 export function offerOf(slice: SpanSlice, takeover: Takeover | undefined): Offer {
@@ -119,11 +119,11 @@ export function offerOf(slice: SpanSlice, takeover: Takeover | undefined): Offer
 		return {
 			before: slice.carried,
 			prompt: { whole: slice.carried },
-			labels: { reopened: refs(slice.carried) },
+			labels: { reopened: refSet(slice.carried) },
 			picks: [],
 		};
 	}
-	const picked = refs(takeover.standing);
+	const picked = refSet(takeover.standing);
 	return {
 		before: takeover.offered,
 		prompt: {
@@ -132,7 +132,7 @@ export function offerOf(slice: SpanSlice, takeover: Takeover | undefined): Offer
 			standing: takeover.standing,
 			earlier: takeover.earlier,
 		},
-		labels: { standing: picked, excerpted: takeover.excerpted, reopened: refs(takeover.offered) },
+		labels: { standing: picked, excerpted: takeover.excerpted, reopened: refSet(takeover.offered) },
 		picks: takeover.standing,
 	};
 }
