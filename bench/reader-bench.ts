@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { branchOf, readTranscript, userMessages } from "../src/events/index.js";
-import { readsAsStandingRule } from "../src/pass/takeover/index.js";
+import { readsAsStandingRule } from "../src/pass/reader/index.js";
 import { report } from "./measure.js";
 import { type Labeled, readCorpus, readTranscriptLabels, type Score, score } from "./reader-corpus.js";
 

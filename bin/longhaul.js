@@ -21,5 +21,9 @@ if (failed !== undefined) {
 	process.exitCode = 2;
 } else {
 	const { runLonghaul } = await import(pathToFileURL(main).href);
-	process.exitCode = await runLonghaul(process.argv.slice(2));
+	// The benchmarks are not part of the package (src never imports bench/): a clone builds them beside src, and the
+	// command line is handed them here; an install has none, and `longhaul bench` says it runs in a clone.
+	const bench = join(root, "dist", "bench", "run.js");
+	const loadBench = existsSync(bench) ? async () => (await import(pathToFileURL(bench).href)).runBench : undefined;
+	process.exitCode = await runLonghaul(process.argv.slice(2), loadBench);
 }

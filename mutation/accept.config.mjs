@@ -15,6 +15,7 @@ export default {
 		"test/unit/adapters/redact/**/*.test.ts",
 		"test/properties/redact.test.ts",
 		"test/unit/pass/takeover/**/*.test.ts",
+		"test/unit/pass/reader/**/*.test.ts",
 	],
 	concurrency: 1,
 	incrementalFile: "reports/stryker-accept.json",

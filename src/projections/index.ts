@@ -1,4 +1,3 @@
-export { RECALL_CHARS, recall, recallAnswer, recallDetail } from "../adapters/recall/by-ref.js";
 export { commandsById } from "./command-text.js";
 export { errorLabel, errorLine } from "./error-line.js";
 export { type TaggedRule, taggedRules, taggedRulesNotice } from "./hidden-text.js";

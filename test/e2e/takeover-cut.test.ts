@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { NOTHING_RECORDED, standInAnswer } from "../../src/eval/stand-in.js";
 import { userMessages } from "../../src/events/messages.js";
 import { entriesFromObjects } from "../../src/events/transcript.js";
-import { standingRules } from "../../src/pass/takeover/standing-rules.js";
+import { standingRules } from "../../src/pass/reader/standing-rules.js";
 import { isDiffCall } from "../support/fake-summarizer.js";
 import { longhaulSession } from "../support/longhaul-session.js";
 import { type Harness, lastUserText, say } from "../support/pi-harness.js";

@@ -163,14 +163,24 @@ function audit(files: ReadonlyMap<string, string>): Audit {
 	};
 
 	for (const [path, source] of sources) {
+		// A namespace import (`import * as ev from "./events.js"`) uses each name read off it (`ev.ruleAdded`); one
+		// used otherwise (passed whole, indexed) cannot be followed.
+		const namespaces = new Map<string, string>();
 		const visit = (n: ts.Node): void => {
 			if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
 				const to = target(path, n.moduleSpecifier.text, paths);
 				const bindings = n.importClause?.namedBindings;
 				if (to !== undefined && bindings !== undefined && ts.isNamespaceImport(bindings))
-					unread.push(`${path}: ${n.getText(source)}`);
+					namespaces.set(bindings.name.text, to);
 				if (to !== undefined && bindings !== undefined && ts.isNamedImports(bindings))
 					for (const e of bindings.elements) use(path, to, (e.propertyName ?? e.name).getText(source));
+			}
+			if (ts.isIdentifier(n) && namespaces.has(n.text) && !ts.isNamespaceImport(n.parent)) {
+				const to = namespaces.get(n.text) ?? "";
+				const read = n.parent;
+				if (ts.isPropertyAccessExpression(read) && read.expression === n) use(path, to, read.name.text);
+				else if (ts.isQualifiedName(read) && read.left === n) use(path, to, read.right.text);
+				else unread.push(`${path}: ${n.text} used whole at ${read.getText(source)}`);
 			}
 			if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword) {
 				const [specifier] = n.arguments;
@@ -292,12 +302,17 @@ describe("the scan of exports", () => {
 		});
 	});
 
-	it("reports a mark on an export nothing uses, and an import it cannot follow", () => {
-		const unused = new Map([...planted, ["test/a.test.ts", `import * as a from "../src/a/a.js";\n`]]);
+	it("reports a mark on an export nothing uses, and a namespace import it cannot follow", () => {
+		const unused = new Map([...planted, ["test/a.test.ts", `import * as a from "../src/a/a.js";\nconst all = a;\n`]]);
 		expect(audit(unused)).toEqual({
 			missing: [],
 			stale: ["src/a/a.ts: LIMIT", "src/a/a.ts: Stale"],
-			unread: [`test/a.test.ts: import * as a from "../src/a/a.js";`],
+			unread: ["test/a.test.ts: a used whole at all = a"],
 		});
+	});
+
+	it("follows the names a namespace import reads off it", () => {
+		const read = new Map([...planted, ["test/a.test.ts", `import * as a from "../src/a/a.js";\nconst n = a.LIMIT;\n`]]);
+		expect(audit(read)).toEqual({ missing: [], stale: ["src/a/a.ts: Stale"], unread: [] });
 	});
 });

@@ -3,7 +3,16 @@ import type { CliResult } from "./state-cli.js";
 
 // `longhaul <command>` (bin/longhaul.js runs this file's build): one command line for the inspector, the
 // evaluation tools and the benchmarks. Each command's module is imported only when it runs, so `state`, `preview`
-// and `facts` load neither pi nor the other tools (importing pi's index costs over a second).
+// and `facts` load neither pi nor the other tools (importing pi's index costs over a second). The benchmarks live in
+// bench/, outside the package (src never imports it): the launcher passes them in where a build of them exists.
+
+/** Loads the benchmarks' entry (`runBench`, bench/run.ts): given by the launcher in a clone, absent in an install. */
+export type LoadBench = () => Promise<(argv: readonly string[]) => Promise<CliResult>>;
+
+/** What a command may use besides its arguments. */
+interface CommandContext {
+	readonly loadBench: LoadBench | undefined;
+}
 
 /** A command of `longhaul`. */
 interface Command {
@@ -11,7 +20,7 @@ interface Command {
 	readonly summary: string;
 	/** It drives real pi sessions, so it needs pi's SDK: a dev dependency, there in a clone after `npm ci`. */
 	readonly needsPi: boolean;
-	readonly run: (argv: readonly string[]) => Promise<CliResult>;
+	readonly run: (argv: readonly string[], context: CommandContext) => Promise<CliResult>;
 }
 
 const now = () => performance.now();
@@ -63,7 +72,15 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 	bench: {
 		summary: "the performance figures, as ratios to baselines measured in the same run",
 		needsPi: true,
-		run: async (argv) => (await import("../../../bench/run.js")).runBench(argv),
+		run: async (argv, { loadBench }) =>
+			loadBench === undefined
+				? {
+						stdout: "",
+						stderr:
+							"longhaul bench runs in a clone after npm ci: this copy has no build of bench/ (the package does not ship it)\n",
+						code: 2,
+					}
+				: (await loadBench())(argv),
 	},
 };
 
@@ -89,7 +106,11 @@ export function piResolves(): boolean {
 }
 
 /** Runs `longhaul argv`: a command, or one line saying what is wrong (exit 2). Exported for tests. */
-export async function longhaul(argv: readonly string[], hasPi: () => boolean = piResolves): Promise<CliResult> {
+export async function longhaul(
+	argv: readonly string[],
+	hasPi: () => boolean = piResolves,
+	loadBench?: LoadBench,
+): Promise<CliResult> {
 	const [name, ...rest] = argv;
 	if (name === undefined) return { stdout: "", stderr: `${LONGHAUL_USAGE}\n`, code: 2 };
 	if (name === "--help" || name === "-h" || name === "help")
@@ -103,12 +124,12 @@ export async function longhaul(argv: readonly string[], hasPi: () => boolean = p
 			stderr: `longhaul ${name} drives real pi sessions and needs pi's SDK (@mariozechner/pi-coding-agent, a dev dependency): run it in a clone after npm ci\n`,
 			code: 2,
 		};
-	return command.run(rest);
+	return command.run(rest, { loadBench });
 }
 
 /** The launcher's entry: runs the command, writes its output, returns its exit code. Exported for tests. */
-export async function runLonghaul(argv: readonly string[]): Promise<number> {
-	const result = await longhaul(argv);
+export async function runLonghaul(argv: readonly string[], loadBench?: LoadBench): Promise<number> {
+	const result = await longhaul(argv, piResolves, loadBench);
 	process.stdout.write(result.stdout);
 	process.stderr.write(result.stderr);
 	return result.code;

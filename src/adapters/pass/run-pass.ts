@@ -4,6 +4,7 @@ import type { CallTrace } from "../../pass/conversation/index.js";
 import { type Decided, decideAnswer, decideClose, decideWithoutModel, decidingFrom } from "../../pass/decide/index.js";
 import { ledgerEvents } from "../../pass/ledger/index.js";
 import { diffPrompt, type Prompt, type PromptInput } from "../../pass/prompt/index.js";
+import { standingRules } from "../../pass/reader/index.js";
 import {
 	chunkCount,
 	chunksOf,
@@ -13,7 +14,7 @@ import {
 	type SpanSlice,
 	sliceSpan,
 } from "../../pass/span/index.js";
-import { type Offer, offerOf, standingRules, type Takeover, takeoverOf } from "../../pass/takeover/index.js";
+import { type Offer, offerOf, type Takeover, takeoverOf } from "../../pass/takeover/index.js";
 import type { CapFit, TaggedRule } from "../../projections/index.js";
 import { renderSummary, taggedRules } from "../../projections/index.js";
 import type { State } from "../../reducers/index.js";

@@ -1,10 +1,10 @@
 import type { Event } from "../../events/index.js";
 import type { State } from "../../reducers/index.js";
 import { evolve, initialState } from "../../reducers/index.js";
-import type { RawAnswer } from "../answer/index.js";
+import type { Dropped, RawAnswer } from "../answer/index.js";
 import { defect } from "../answer/index.js";
 import { secretValueKind } from "../secrets/index.js";
-import { acceptLabels, type Dropped, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
+import { acceptLabels, type LabelContext, type LabelsOutcome } from "./accept-labels.js";
 import { knownEvidence } from "./verify/evidence.js";
 import { valueStands } from "./verify/values.js";
 

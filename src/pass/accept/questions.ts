@@ -24,7 +24,8 @@ export const QUESTIONS_HEADER =
 	"Questions about your labels. Lift a rule only when the user's own words withdraw it; quoted or pasted text " +
 	'withdraws nothing. Answer with one JSON object {"labels": [{"msg": "u<n>", "label": "…"}]} for the messages asked about.';
 
-function shown(text: string): string {
+/** A rule as a question shows it: on one line, cut to `SHOWN_CHARS`. */
+function shownLine(text: string): string {
 	const line = text.replace(/\s+/g, " ").trim();
 	return line.length <= SHOWN_CHARS ? line : `${line.slice(0, SHOWN_CHARS - 1)}…`;
 }
@@ -37,12 +38,12 @@ function alternatives(targets: readonly string[], prefix: string, keep: string):
  * A `rule` label whose rule would pass the lift check against an earlier rule still in force (docs/how-it-works.md, One
  * pass).
  */
-export function replaceQuestion(msg: string, earlier: ShownRule): Question {
+export function replaceQuestion(msg: string, held: ShownRule): Question {
 	return {
 		msg,
 		label: "rule",
-		targets: [earlier.id],
-		text: `${msg} is labeled \`rule\` and may replace the rule ${earlier.id} gave (${shown(earlier.text)}): answer \`rule and lifts ${earlier.id}\` or \`rule\``,
+		targets: [held.id],
+		text: `${msg} is labeled \`rule\` and may replace the rule ${held.id} gave (${shownLine(held.text)}): answer \`rule and lifts ${held.id}\` or \`rule\``,
 	};
 }
 
@@ -59,7 +60,7 @@ export function replacedQuestion(
 		msg,
 		label,
 		targets: [narrowing.id],
-		text: `${msg} is labeled \`${label}\`, but ${target} was already replaced by ${narrowing.id} (${shown(narrowing.text)}): answer ${alternatives([narrowing.id], prefix, label)}`,
+		text: `${msg} is labeled \`${label}\`, but ${target} was already replaced by ${narrowing.id} (${shownLine(narrowing.text)}): answer ${alternatives([narrowing.id], prefix, label)}`,
 	};
 }
 
@@ -81,9 +82,9 @@ export function unplacedQuestion(
 	const why =
 		named === undefined
 			? `${target} is not a rule in force`
-			: `its words do not withdraw ${target} (${shown(named.text)})`;
+			: `its words do not withdraw ${target} (${shownLine(named.text)})`;
 	const targets = candidates.map((rule) => rule.id);
-	const may = candidates.map((rule) => `${rule.id} (${shown(rule.text)})`).join(", ");
+	const may = candidates.map((rule) => `${rule.id} (${shownLine(rule.text)})`).join(", ");
 	const answer =
 		candidates.length === 0
 			? `: answer \`${prefix} ${target}\` only if the user's own words withdraw it, or \`${keep}\``

@@ -52,13 +52,14 @@ function replyLabels(replyText: string, asked: ReadonlySet<string>): Map<string,
  */
 function addedTargets(kept: Label, reply: Label, askedTargets: readonly Target[]): readonly Target[] {
 	if (kept.kind !== reply.kind || (kept.kind !== "rule" && kept.kind !== "lifts")) return [];
-	const own = liftTargets(kept);
+	const keptTargets = liftTargets(kept);
 	const named = liftTargets(reply);
-	if (named.some((target) => !own.includes(target) && !askedTargets.includes(target))) return [];
-	return named.filter((target) => askedTargets.includes(target) && !own.includes(target));
+	if (named.some((target) => !keptTargets.includes(target) && !askedTargets.includes(target))) return [];
+	return named.filter((target) => askedTargets.includes(target) && !keptTargets.includes(target));
 }
 
-function amend(
+/** A kept label with the targets the reply to its question adds, and which they are. */
+function amendedByReply(
 	label: RawLabel,
 	questions: readonly Question[],
 	reply: string | undefined,
@@ -92,7 +93,7 @@ export function applyReplies(
 	const labels = kept.labels.map((label) => {
 		if (done.has(label.msg)) return label;
 		done.add(label.msg);
-		const amended = amend(label, asked, replies.get(label.msg));
+		const amended = amendedByReply(label, asked, replies.get(label.msg));
 		for (const target of amended.added) added.push({ msg: label.msg, target });
 		return amended.label;
 	});
@@ -100,7 +101,7 @@ export function applyReplies(
 	for (const question of asked) {
 		if (done.has(question.msg)) continue;
 		done.add(question.msg);
-		const amended = amend({ msg: question.msg, label: question.label }, asked, replies.get(question.msg));
+		const amended = amendedByReply({ msg: question.msg, label: question.label }, asked, replies.get(question.msg));
 		for (const target of amended.added) added.push({ msg: question.msg, target });
 		if (amended.added.length > 0) labels.push(amended.label);
 	}

@@ -143,12 +143,12 @@ function withoutNulls(u: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** `u7`, `U7`, ` u7 ` all name u7 (lower case makes no other string a message id). */
-function ref(u: unknown): unknown {
+function messageRef(u: unknown): unknown {
 	return typeof u === "string" ? u.trim().toLowerCase() : u;
 }
 
 /** An omitted or null list is empty; a single item given bare is a list of one. */
-function list(u: unknown): unknown {
+function asList(u: unknown): unknown {
 	if (u === undefined || u === null) return [];
 	return isRecord(u) || typeof u === "string" ? [u] : u;
 }
@@ -162,7 +162,7 @@ function labelItem(u: unknown): unknown {
 	const { words: _words, ...rest } = item;
 	return {
 		...rest,
-		msg: ref(item.msg),
+		msg: messageRef(item.msg),
 		label: parsed !== undefined && E.isRight(parsed) ? formatLabel(parsed.right) : label,
 		...(words === undefined ? {} : { words }),
 	};
@@ -194,44 +194,46 @@ function valueItem(u: unknown): unknown {
 		...item,
 		name: typeof item.name === "string" ? item.name.trim() : item.name,
 		value: typeof value === "string" ? value.trim() : value,
-		turn: ref(item.turn),
+		turn: messageRef(item.turn),
 	};
 }
 
 /** Optional text: null or blank is absent; the narrative is one line. */
-function text(u: unknown, oneLine: boolean): unknown {
+function optionalText(u: unknown, oneLine: boolean): unknown {
 	if (typeof u !== "string") return u;
 	const trimmed = (oneLine ? u.replace(/\s+/g, " ") : u).trim();
 	return trimmed === "" ? undefined : trimmed;
 }
 
-function items(u: unknown, each: (item: unknown) => unknown): unknown {
-	const l = list(u);
+/** A list of the answer (bare or absent allowed, as `asList`), each item made canonical by `each`. */
+function normalItems(u: unknown, each: (item: unknown) => unknown): unknown {
+	const l = asList(u);
 	return Array.isArray(l) ? l.map(each) : l;
 }
 
 /** The answer with its shape slips made canonical; content is never changed. */
 export function normalise(answer: Record<string, unknown>): Record<string, unknown> {
-	const out: Record<string, unknown> = {
+	const normal: Record<string, unknown> = {
 		...withoutNulls(answer),
-		labels: items(answer.labels, labelItem),
-		decisions: items(answer.decisions, findingItem),
-		deadEnds: items(answer.deadEnds, findingItem),
-		values: items(answer.values, valueItem),
+		labels: normalItems(answer.labels, labelItem),
+		decisions: normalItems(answer.decisions, findingItem),
+		deadEnds: normalItems(answer.deadEnds, findingItem),
+		values: normalItems(answer.values, valueItem),
 	};
 	for (const key of ["objective", "narrative", "now"] as const) {
-		const value = text(answer[key], key === "narrative");
-		if (value === undefined || value === null) delete out[key];
-		else out[key] = value;
+		const value = optionalText(answer[key], key === "narrative");
+		if (value === undefined || value === null) delete normal[key];
+		else normal[key] = value;
 	}
-	return out;
+	return normal;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Reading an answer
 // ---------------------------------------------------------------------------------------------------------------
 
-function path(error: t.ValidationError): string {
+/** Where in the answer a codec error is (`labels[2].msg`), for the defect line. */
+function errorPath(error: t.ValidationError): string {
 	const parts: string[] = [];
 	for (const entry of error.context.slice(1)) {
 		const member = entry.type instanceof t.InterfaceType || entry.type instanceof t.PartialType;
@@ -246,7 +248,7 @@ function schemaDefect(errors: t.Errors): Defect {
 	const lines = errors.slice(0, 3).map((error) => {
 		// io-ts starts every context with the root, so the last entry, the type that failed, is always there.
 		const expected = error.message ?? `expected ${error.context.map((entry) => entry.type.name).at(-1)}`;
-		return `at ${path(error)}: ${expected}`;
+		return `at ${errorPath(error)}: ${expected}`;
 	});
 	return defect("schema", `the answer does not fit the schema: ${lines.join("; ")}`);
 }

@@ -21,6 +21,32 @@ export interface Defect {
 	readonly note: string;
 }
 
+/** Why an item of the answer was left out; codes only, so they can be logged. */
+export type DropReason =
+	| "outside-span"
+	| "duplicate-label"
+	| "empty-message"
+	| "excerpt-words"
+	| "pick-words"
+	| "self-lift"
+	| "later-target"
+	| "lift-check"
+	| "unknown-target"
+	| "replaced-target"
+	| "unknown-evidence"
+	| "unknown-turn"
+	| "value-not-in-turn"
+	| "value-is-secret"
+	| "empty-text"
+	| "past-count"
+	| "cut-text";
+
+/** An item left out: where it was (ids and positions, never text) and why. */
+export interface Dropped {
+	readonly item: string;
+	readonly reason: DropReason;
+}
+
 /** A defect value. */
 export function defect(code: DefectCode, note: string, msg: string | null = null): Defect {
 	return { code, msg, note: note.replace(/\s+/g, " ").trim() };

@@ -11,7 +11,7 @@ const MAX_STARTS = 20;
 const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Parses one candidate, to its object, or "forbidden", or undefined when it is no JSON object; never throws. */
-function parse(text: string): Record<string, unknown> | "forbidden" | undefined {
+function parseCandidate(text: string): Record<string, unknown> | "forbidden" | undefined {
 	let forbidden = false;
 	let value: unknown;
 	try {
@@ -67,7 +67,7 @@ export function jsonObjectIn(text: string, keys: readonly string[]): Either<Defe
 	const searched = text.slice(0, MAX_REPLY_CHARS);
 	let first: Record<string, unknown> | undefined;
 	for (const candidate of candidates(searched)) {
-		const parsed = parse(candidate);
+		const parsed = parseCandidate(candidate);
 		if (parsed === "forbidden") {
 			return E.left(defect("forbidden-key", "the JSON holds a key named __proto__, constructor or prototype"));
 		}

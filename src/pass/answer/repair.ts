@@ -1,5 +1,5 @@
-import type { Dropped } from "../accept/index.js";
 import { ANSWER_BOUNDS, type RawAnswer } from "./answer.js";
+import type { Dropped } from "./defects.js";
 
 // A single-mode answer read within the relaxed bounds (`readRelaxedAnswer`) is brought within the schema's here,
 // so that what is stored fits it (a deliberate extension of the retry: docs/how-it-works.md, One pass). Lists keep

@@ -1,4 +1,3 @@
-// Taking over from another compactor: the foreign summary, the earlier messages offered, and the standing-rule
-// reader (reader/) that records the user's standing rules when no answer verifies them.
-export { readsAsStandingRule, ruleSentences, standingRules } from "./standing-rules.js";
+// Taking over from another compactor: the foreign summary and the earlier messages offered, with the picks of the
+// standing-rule reader (src/pass/reader) recorded when no answer verifies them.
 export { type Offer, offerOf, rereadRefs, standingEvents, type Takeover, takeoverOf } from "./takeover.js";

@@ -5,8 +5,8 @@ import { evolve, type Folded, initialState, type State } from "../../reducers/in
 import type { LabelContext } from "../accept/index.js";
 import { isReaderSentence, pickRecords } from "../accept/index.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "../prompt/index.js";
+import { standingRules } from "../reader/index.js";
 import { judgedUntil, newestCompaction, type SpanSlice } from "../span/index.js";
-import { standingRules } from "./standing-rules.js";
 
 /**
  * A pass that takes over from another compactor (docs/how-it-works.md, Taking over from another compactor): the newest
@@ -111,7 +111,7 @@ export interface Offer {
 	readonly picks: readonly UserMessage[];
 }
 
-const refs = (messages: readonly UserMessage[]): ReadonlySet<string> => new Set(messages.map((u) => u.ref));
+const refSet = (messages: readonly UserMessage[]): ReadonlySet<string> => new Set(messages.map((u) => u.ref));
 
 /** The offer of a pass: the carried messages, or taking over, every earlier message offered (carried ones once). */
 export function offerOf(slice: SpanSlice, takeover: Takeover | undefined): Offer {
@@ -119,11 +119,11 @@ export function offerOf(slice: SpanSlice, takeover: Takeover | undefined): Offer
 		return {
 			before: slice.carried,
 			prompt: { whole: slice.carried },
-			labels: { reopened: refs(slice.carried) },
+			labels: { reopened: refSet(slice.carried) },
 			picks: [],
 		};
 	}
-	const picked = refs(takeover.standing);
+	const picked = refSet(takeover.standing);
 	return {
 		before: takeover.offered,
 		prompt: {
@@ -132,7 +132,7 @@ export function offerOf(slice: SpanSlice, takeover: Takeover | undefined): Offer
 			standing: takeover.standing,
 			earlier: takeover.earlier,
 		},
-		labels: { standing: picked, excerpted: takeover.excerpted, reopened: refs(takeover.offered) },
+		labels: { standing: picked, excerpted: takeover.excerpted, reopened: refSet(takeover.offered) },
 		picks: takeover.standing,
 	};
 }

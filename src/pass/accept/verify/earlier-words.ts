@@ -1,5 +1,5 @@
 import { quotableRegions, type UserMessage } from "../../../events/index.js";
-import { readsAsStandingRule, ruleSentences } from "../../takeover/index.js";
+import { readsAsStandingRule, ruleSentences } from "../../reader/index.js";
 import { cleanWords, type RecordedWords, WORDS_OVER } from "./rule-words.js";
 import { occurrences, onWordBoundaries, type Region } from "./words.js";
 

@@ -20,7 +20,8 @@ export type WordsRefusal =
 	| { readonly kind: "defect"; readonly code: "words-missing" | "words-inside-word" | "words-unwritten" }
 	| { readonly kind: "drop"; readonly reason: "empty-message" };
 
-function record(source: UserMessage, region: Region): RecordedWords {
+/** The words of `source` at `region`, as recorded. */
+function recordedIn(source: UserMessage, region: Region): RecordedWords {
 	return { source, region, text: source.text.slice(region.start, region.end) };
 }
 
@@ -35,7 +36,7 @@ export function cleanWords(words: string): string {
  * Where the words stand in a message's quotable text, a run of whitespace or a quote mark matching any other (a
  * model retypes them): on word boundaries if they can, else anywhere. The region is always the user's characters.
  */
-function find(message: UserMessage, words: string): { readonly clean?: Region; readonly any?: Region } {
+function whereWordsStand(message: UserMessage, words: string): { readonly clean?: Region; readonly any?: Region } {
 	let any: Region | undefined;
 	for (const region of quotableRegions(message.text)) {
 		for (const at of looseOccurrences(message.text, words, region)) {
@@ -53,19 +54,22 @@ function newestHolding(
 ): { message: UserMessage; at: Region } | undefined {
 	for (let i = branch.length - 1; i >= 0; i--) {
 		const message = branch[i];
-		const at = message === undefined ? undefined : find(message, words).clean;
+		const at = message === undefined ? undefined : whereWordsStand(message, words).clean;
 		if (message !== undefined && at !== undefined) return { message, at };
 	}
 	return undefined;
 }
 
 /** A message recorded without usable words: whole up to 600 characters, else the model must give the words. */
-function whole(message: UserMessage, code: "words-missing" | "words-inside-word"): Either<WordsRefusal, RecordedWords> {
+function wholeMessage(
+	message: UserMessage,
+	code: "words-missing" | "words-inside-word",
+): Either<WordsRefusal, RecordedWords> {
 	const regions = quotableRegions(message.text);
 	const [only] = regions;
 	if (only === undefined) return E.left({ kind: "drop", reason: "empty-message" });
 	if (regions.length > 1 || only.end - only.start > WORDS_OVER) return E.left({ kind: "defect", code });
-	return E.right(record(message, only));
+	return E.right(recordedIn(message, only));
 }
 
 /** A message whose quotable text is one stretch of at most `WHOLE_UP_TO` characters, recorded whole. */
@@ -73,7 +77,7 @@ function shortWhole(message: UserMessage): RecordedWords | undefined {
 	const regions = quotableRegions(message.text);
 	const [only] = regions;
 	return regions.length === 1 && only !== undefined && only.end > only.start && only.end - only.start <= WHOLE_UP_TO
-		? record(message, only)
+		? recordedIn(message, only)
 		: undefined;
 }
 
@@ -82,9 +86,9 @@ function fromWords(message: UserMessage, at: Region): RecordedWords {
 	const regions = quotableRegions(message.text);
 	const holding = regions.find((r) => r.start <= at.start && at.end <= r.end);
 	if (regions.length === 1 && holding !== undefined && holding.end - holding.start <= WHOLE_UP_TO) {
-		return record(message, holding);
+		return recordedIn(message, holding);
 	}
-	return record(message, at);
+	return recordedIn(message, at);
 }
 
 /**
@@ -103,10 +107,10 @@ export function ruleWords(
 	unwrittenWhole = false,
 ): Either<WordsRefusal, RecordedWords> {
 	const given = words === undefined ? "" : cleanWords(words);
-	if (given === "") return whole(message, "words-missing");
-	const here = find(message, given);
+	if (given === "") return wholeMessage(message, "words-missing");
+	const here = whereWordsStand(message, given);
 	if (here.clean !== undefined) return E.right(fromWords(message, here.clean));
-	if (here.any !== undefined) return whole(message, "words-inside-word");
+	if (here.any !== undefined) return wholeMessage(message, "words-inside-word");
 	const elsewhere = newestHolding(branch, given);
 	if (elsewhere !== undefined) return E.right(fromWords(elsewhere.message, elsewhere.at));
 	const short = unwrittenWhole ? shortWhole(message) : undefined;

@@ -49,6 +49,30 @@ describe("longhaul <command>", () => {
 		expect(preview.stdout).toContain("(narrative-less: preview, no model)");
 	});
 
+	it("bench runs the benchmarks the launcher hands it, with what follows it; without them it says it runs in a clone and exits 2", async () => {
+		const seen: (readonly string[])[] = [];
+		const runBench = async (argv: readonly string[]) => {
+			seen.push(argv);
+			return { stdout: "figures\n", stderr: "", code: 0 };
+		};
+		expect(
+			await longhaul(
+				["bench", "x"],
+				() => true,
+				async () => runBench,
+			),
+		).toEqual({
+			stdout: "figures\n",
+			stderr: "",
+			code: 0,
+		});
+		expect(seen).toEqual([["x"]]);
+		const absent = await longhaul(["bench"], () => true);
+		expect(absent.code).toBe(2);
+		expect(absent.stdout).toBe("");
+		expect(absent.stderr).toMatch(/^longhaul bench runs in a clone[^\n]*no build of bench\/[^\n]*\n$/);
+	});
+
 	it("pi's SDK resolves in this checkout, where it is a dev dependency", () => {
 		expect(piResolves()).toBe(true);
 	});

@@ -13,7 +13,7 @@ import {
 	type UserMessage,
 	userMessages,
 } from "../../../../src/events/index.js";
-import { standingRules } from "../../../../src/pass/takeover/standing-rules.js";
+import { standingRules } from "../../../../src/pass/reader/standing-rules.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";

@@ -1,4 +1,4 @@
-import { ownWords, type Region, trimRegion } from "../../accept/index.js";
+import { ownWords, type Region, trimRegion } from "../../events/index.js";
 import { is } from "./words.js";
 
 /*

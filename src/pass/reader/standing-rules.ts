@@ -1,7 +1,6 @@
-import type { UserMessage } from "../../events/index.js";
-import type { Region } from "../accept/index.js";
-import { WITHDRAWAL_PHRASES } from "../accept/index.js";
-import { EXCEPTIONS, type Exception, exceptionAt, FOR_NOW, type RuleWordAt } from "./reader/exceptions.js";
+import type { Region, UserMessage } from "../../events/index.js";
+import { WITHDRAWAL_PHRASES } from "../../events/index.js";
+import { EXCEPTIONS, type Exception, exceptionAt, FOR_NOW, type RuleWordAt } from "./exceptions.js";
 import {
 	firstSpoken,
 	prose,
@@ -14,8 +13,8 @@ import {
 	tokenize,
 	unrelayed,
 	wordAt,
-} from "./reader/text.js";
-import { is, isCount, isPlural, type WordClass } from "./reader/words.js";
+} from "./text.js";
+import { is, isCount, isPlural, type WordClass } from "./words.js";
 
 /*
  * The takeover's standing-rule reader (docs/how-it-works.md, Taking over from another compactor), read for its purpose:

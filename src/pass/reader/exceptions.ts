@@ -1,4 +1,4 @@
-import { WITHDRAWAL_PHRASES } from "../../accept/index.js";
+import { WITHDRAWAL_PHRASES } from "../../events/index.js";
 import { is, isCount, isPast, isPlural } from "./words.js";
 
 /*

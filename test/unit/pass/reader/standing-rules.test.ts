@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { UserMessage } from "../../../../src/events/messages.js";
-import { proseOf } from "../../../../src/pass/takeover/reader/text.js";
-import { readsAsStandingRule, ruleSentences, standingRules } from "../../../../src/pass/takeover/standing-rules.js";
+import { readsAsStandingRule, ruleSentences, standingRules } from "../../../../src/pass/reader/standing-rules.js";
+import { proseOf } from "../../../../src/pass/reader/text.js";
 import { law } from "../../../properties/laws.js";
 
 type Row = readonly [text: string, standing: boolean, why: string];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EXCEPTIONS } from "../../../../../src/pass/takeover/reader/exceptions.js";
-import { readsAsStandingRule } from "../../../../../src/pass/takeover/standing-rules.js";
+import { EXCEPTIONS } from "../../../../src/pass/reader/exceptions.js";
+import { readsAsStandingRule } from "../../../../src/pass/reader/standing-rules.js";
 
 describe("the reader's named exceptions", () => {
 	it.each(EXCEPTIONS.map((row) => [row.name, row] as const))(

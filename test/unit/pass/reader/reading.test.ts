@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { proseOf } from "../../../../../src/pass/takeover/reader/text.js";
-import { readsAsStandingRule, ruleSentences } from "../../../../../src/pass/takeover/standing-rules.js";
+import { readsAsStandingRule, ruleSentences } from "../../../../src/pass/reader/standing-rules.js";
+import { proseOf } from "../../../../src/pass/reader/text.js";
 
 /**
  * The reader's rules one by one, each with a message it must pick and a like one it must not (precision and
