@@ -175,6 +175,8 @@ const REPEATED_PREFIXES = [
 	"a://b:c@",
 	"--password ",
 	"password=",
+	" password ",
+	"machine h login u password ",
 ];
 
 /**

@@ -92,6 +92,26 @@ describe("nothing else erased (issue 27)", () => {
 		expect(b).toBe(`x${SECRET}y and [redacted: password].`);
 	});
 
+	// A plain word: the name finder leaves `password sunflower42` alone, so only the netrc finder can find these.
+	it("reads a netrc password only with its machine and login in the 300 characters before it", async () => {
+		const far = `machine h login u\n${"# note\n".repeat(50)}password sunflower42`;
+		const near = `machine h\n  login u\n  password sunflower42`;
+		const loginAfter = `machine h password sunflower42 login u`;
+		const [a, b, c] = await redactor.redactAll([far, near, loginAfter]);
+		expect(a).toBe(far);
+		expect(b).toBe("machine h\n  login u\n  password [redacted: password]");
+		expect(c).toBe(loginAfter);
+	});
+
+	it("reads each of many netrc entries in one text by its own machine and login", async () => {
+		const entries = Array.from({ length: 40 }, (_, i) => `machine h${i} login u${i} password sunflower${i}`);
+		const out = await redacted([...entries, `${" ".repeat(400)}password sunflower42x`].join("\n"));
+		expect(out.split("\n").slice(0, 40)).toEqual(
+			entries.map((_, i) => `machine h${i} login u${i} password [redacted: password]`),
+		);
+		expect(out.split("\n")[40]).toContain(`sunflower42x`);
+	});
+
 	it("keeps a path under the working directory whole when env printed PWD", async () => {
 		const [env, summary] = await redactor.redactAll([
 			"PWD=/home/dev/project\nSHELL=/bin/bash",
