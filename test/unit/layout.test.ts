@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
 	["src/reducers"],
 	["src/projections"],
 	["src/pass"],
-	// The evaluation tools (issue 29 moves them from src/adapters/eval to src/eval) sit beside the adapters they drive.
+	// The evaluation, a second application, sits beside the adapters it drives; only the CLI may load it (below).
 	["src/adapters", "src/eval"],
 	["src/extension.ts"],
 ];
@@ -173,6 +173,18 @@ function walkBack(start: string, set: ReadonlySet<string>, edges: ReadonlyMap<st
 	return [start];
 }
 
+/** The one file of src outside src/eval that may import it: the CLI, which loads each evaluation command as it runs. */
+const EVAL_LOADER = "src/adapters/cli/main.ts";
+
+/** Each import of src/eval from src but the CLI: the extension pi loads carries none of the evaluation. */
+function evalBreaks(imports: readonly Import[]): string[] {
+	return imports.flatMap(({ from, to }) =>
+		within(to, "src/eval") && !within(from, "src/eval") && from !== EVAL_LOADER && within(from, "src")
+			? [`${from} -> ${to}: only ${EVAL_LOADER} loads src/eval`]
+			: [],
+	);
+}
+
 const sealedOf = (path: string) => SEALED.find((folder) => path.startsWith(`${folder}/`));
 
 const srcImports = importsUnder(["src"]);
@@ -188,6 +200,18 @@ describe("the layout", () => {
 
 	it("src imports down its layers only (events < reducers < projections < pass < adapters < extension.ts), never bench/ or test/", () => {
 		expect(layerBreaks(srcImports)).toEqual([]);
+	});
+
+	it("nothing in src but the CLI imports the evaluation (src/eval)", () => {
+		expect(srcImports.some((i) => i.from === EVAL_LOADER && within(i.to, "src/eval"))).toBe(true);
+		expect(evalBreaks(srcImports)).toEqual([]);
+		expect(
+			evalBreaks([
+				{ from: "src/adapters/pi/longhaul.ts", to: "src/eval/replay.ts" },
+				{ from: EVAL_LOADER, to: "src/eval/replay.ts" },
+				{ from: "src/eval/score.ts", to: "src/eval/judge.ts" },
+			]),
+		).toEqual(["src/adapters/pi/longhaul.ts -> src/eval/replay.ts: only src/adapters/cli/main.ts loads src/eval"]);
 	});
 
 	it("the folders of src/pass import one another without a circle", () => {
