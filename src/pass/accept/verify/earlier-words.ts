@@ -1,7 +1,12 @@
-import { quotableRegions, type UserMessage } from "../../../events/index.js";
+import {
+	occurrences,
+	onWordBoundaries,
+	quotableRegions,
+	type Region,
+	type UserMessage,
+} from "../../../events/index.js";
 import { readsAsStandingRule, ruleSentences } from "../../reader/index.js";
 import { cleanWords, type RecordedWords, WORDS_OVER } from "./rule-words.js";
-import { occurrences, onWordBoundaries, type Region } from "./words.js";
 
 /*
  * The words a takeover records from the user's earlier messages (docs/how-it-works.md, Taking over from another

@@ -1,7 +1,12 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
-import { quotableRegions, type UserMessage } from "../../../events/index.js";
-import { looseOccurrences, onWordBoundaries, type Region } from "./words.js";
+import {
+	looseOccurrences,
+	onWordBoundaries,
+	quotableRegions,
+	type Region,
+	type UserMessage,
+} from "../../../events/index.js";
 
 /** A message of at most this many characters is recorded whole, whatever words the model gave. Exported for tests. */
 export const WHOLE_UP_TO = 300;

@@ -1,4 +1,4 @@
-import { occurrences, onWordBoundaries } from "./words.js";
+import { occurrences, onWordBoundaries } from "../../../events/index.js";
 
 /**
  * True when the value stands verbatim in the turn's text, as a whole token: `5173` stands in "port 5173" but not
