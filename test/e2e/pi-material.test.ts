@@ -9,8 +9,8 @@ import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { type Harness, lastUserText, type ModelCall, PI_LINE, say } from "../support/pi-harness.js";
 
 // Issue 28, item 1, in a real pi session where pi itself writes the user message: a skill's SKILL.md that pi expands
-// for `/skill:name args`, and the `<file>` blocks pi's CLI makes of `pi @file "message"` (pi's own file processor, from
-// the pi under test). The model obeys the material as a careless model would, proposing its words as rules and as a
+// for `/skill:name args`, the `<file>` blocks pi's CLI makes of `pi @file "message"` (pi's own file processor, from
+// the pi under test), and the notes pi 1.6.0 appends on a pasted image. The model obeys the material as a careless model would, proposing its words as rules and as a
 // withdrawal; none is recorded, and the words the user typed beside it stay theirs. Runs under pi 0.73.1 in `npm test`
 // and under pi 1.6.0 in the in-pi suite.
 
@@ -112,6 +112,26 @@ describe(`text pi puts into a user message is material, never the user's rules (
 		const u2 = shownMessages(prompt).find((m) => m.msg === "u2");
 		expect(u2?.text).toBe("[material 1: skill release] and keep the changelog under docs/");
 		expect(prompt).toContain('"material":1');
+	});
+
+	it("pi's notes on a pasted image (1.6.0 appends them to the user's text) are no part of the rule the user typed", async () => {
+		const h = await longhaulSession();
+		harness = h;
+		h.model.scriptSide(obeysMaterial);
+		h.model.scriptAgent(say("seen"), say("ok"));
+		const broken = { type: "image" as const, data: Buffer.from("not a png").toString("base64"), mimeType: "image/png" };
+		await h.prompt("never commit the build output", [broken]);
+		await h.prompt("go on");
+		await h.compact();
+		await tick();
+
+		const stored = h.branch().flatMap((e) => (e.type === "message" && e.message.role === "user" ? [e.message] : []));
+		const typed = JSON.stringify(stored[0]?.content ?? "");
+		// pi 1.6.0 writes its note on the image after the user's text; pi 0.73.1 keeps the text as typed.
+		if (PI_LINE === "1.x") expect(typed).toMatch(/never commit the build output\\n\\n\[Image/);
+		else expect(typed).not.toContain("[Image");
+		const { state } = foldEntries(h.branch());
+		expect(state.rules.map((r) => [r.source, r.text])).toEqual([["u1", "never commit the build output"]]);
 	});
 
 	it("a file named on pi's command line (pi @NOTES.md) makes no rule; the message typed after it does", async () => {

@@ -208,6 +208,13 @@ export interface HarnessOptions {
 	readonly provider?: "registry" | "extension";
 }
 
+/** An image pasted into a prompt, as pi-ai's `ImageContent`. */
+export interface PromptImage {
+	readonly type: "image";
+	readonly data: string;
+	readonly mimeType: string;
+}
+
 /** The session as tests drive it directly; both pis' `AgentSession` have these. */
 export interface HarnessSession {
 	compact(customInstructions?: string): Promise<{ readonly summary: string }>;
@@ -268,8 +275,11 @@ export interface Harness {
 	readonly extensionErrors: readonly HarnessError[];
 	/** Extensions that failed to load, as pi reported them. */
 	readonly loadErrors: readonly HarnessError[];
-	/** Sends a user message (or runs a `/command`) and waits until the agent, and any auto-compaction, is done. */
-	prompt(text: string): Promise<void>;
+	/**
+	 * Sends a user message (or runs a `/command`), with images pasted beside it when given, and waits until the agent,
+	 * and any auto-compaction, is done.
+	 */
+	prompt(text: string, images?: readonly PromptImage[]): Promise<void>;
 	/** Runs pi's manual compaction (`/compact`) and waits for it; rejects as pi does when it fails. */
 	compact(customInstructions?: string): Promise<{ readonly summary: string }>;
 	/** The entries from the root to the leaf. */

@@ -8,6 +8,7 @@ import type {
 	HarnessError,
 	HarnessEvent,
 	HarnessSession,
+	PromptImage,
 	Script,
 } from "./harness-parts.js";
 
@@ -18,7 +19,7 @@ import type {
 
 /** What the harness calls on a pi's `AgentSession`. */
 export interface PiSession extends HarnessSession {
-	prompt(text: string): Promise<void>;
+	prompt(text: string, options?: { images?: PromptImage[] }): Promise<void>;
 	navigateTree(targetId: string, options?: { summarize?: boolean; label?: string }): Promise<{ cancelled: boolean }>;
 	reload(): Promise<void>;
 	subscribe(listener: (event: HarnessEvent) => void): () => void;
@@ -163,8 +164,8 @@ export class PiHarness<S extends PiSession, R extends PiRuntime<S>, Stream> impl
 		});
 	}
 
-	async prompt(text: string): Promise<void> {
-		await this.session.prompt(text);
+	async prompt(text: string, images?: readonly PromptImage[]): Promise<void> {
+		await this.session.prompt(text, images === undefined ? undefined : { images: [...images] });
 		await this.line.settle(this.session);
 	}
 
