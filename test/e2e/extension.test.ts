@@ -395,6 +395,8 @@ describe("the log's opt-in excerpts", () => {
 		await h.prompt("please keep the answers short");
 		await h.prompt("next");
 		await h.compact();
+		// A record with excerpts is written once they are redacted, after the pass: let that write land.
+		await tick();
 		expect(records(log).find((r) => r.event === "compaction")).toMatchObject({
 			excerpts: { rejectedQuotes: ["always deploy on fridays"] },
 		});
