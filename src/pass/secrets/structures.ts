@@ -221,7 +221,8 @@ function cookies(scan: Scan, into: SecretSpan[]): void {
 			if (name === null || at >= end) break;
 			const start = at + name[0].length;
 			let stop = start;
-			while (stop < end && !/[;\s"',]/.test(text.charAt(stop))) stop++;
+			// A value ends where a query string's next pair starts too (`&`): a header shown URL-encoded in a query.
+			while (stop < end && !/[;\s"',&]/.test(text.charAt(stop))) stop++;
 			const value = text.slice(start, stop);
 			if (value.length >= 8 && !isPlaceholder(value) && !isPlainValue(value))
 				into.push({ start, end: stop, kind: "cookie" });

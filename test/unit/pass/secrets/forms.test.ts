@@ -82,6 +82,7 @@ describe("nothing else erased (issue 27)", () => {
 		"password: Loading...",
 		"GET /cb?value=mysql -u root -p&lang=en HTTP/1.1",
 		"Usage: --api-key <key>  API key",
+		"GET /oauth/callback?state=af0ifjsldkj&value=Cookie%3A%20theme%3Ddark%3B%20lang%3Den&lang=en HTTP/1.1",
 	])("%s", async (line) => {
 		expect(await redacted(line)).toBe(line);
 	});
