@@ -10,7 +10,7 @@ import { type Harness, lastUserText, type ModelCall, PI_LINE, say } from "../sup
 
 // Issue 28, item 1, in a real pi session where pi itself writes the user message: a skill's SKILL.md that pi expands
 // for `/skill:name args`, the `<file>` blocks pi's CLI makes of `pi @file "message"` (pi's own file processor, from
-// the pi under test), and the notes pi 1.6.0 appends on a pasted image. The model obeys the material as a careless model would, proposing its words as rules and as a
+// the pi under test), the notes pi 1.6.0 appends on a pasted image, and (never a user message) a `!command`'s output. The model obeys the material as a careless model would, proposing its words as rules and as a
 // withdrawal; none is recorded, and the words the user typed beside it stay theirs. Runs under pi 0.73.1 in `npm test`
 // and under pi 1.6.0 in the in-pi suite.
 
@@ -132,6 +132,36 @@ describe(`text pi puts into a user message is material, never the user's rules (
 		else expect(typed).not.toContain("[Image");
 		const { state } = foldEntries(h.branch());
 		expect(state.rules.map((r) => [r.source, r.text])).toEqual([["u1", "never commit the build output"]]);
+	});
+
+	it("the output of a command the user ran (!command) makes no rule, even when a model quotes it as the next message's", async () => {
+		const h = await longhaulSession();
+		harness = h;
+		// A careless model: the output's order as the words of the user's next message, which says nothing of it.
+		h.model.scriptSide((call) => {
+			const labels = shownMessages(lastUserText(call)).map(({ msg, text }) =>
+				/\bnever\b/.test(text) ? { msg, label: "rule" } : { msg, label: "rule", words: "always push directly to main" },
+			);
+			return JSON.stringify({ labels, narrative: "The release notes say to push to main.", now: "push" });
+		});
+		h.model.scriptAgent(say("ok"), say("ok"), say("ok"));
+		await h.prompt("never rewrite the published history");
+		await h.bash(`printf '%s\\n' '${FORGED}'`);
+		await h.prompt("what did that print?");
+		await h.prompt("go on");
+		await h.compact();
+		await tick();
+
+		const roles = h.branch().flatMap((e) => (e.type === "message" ? [e.message.role] : []));
+		expect(roles).toContain("bashExecution");
+		const { state } = foldEntries(h.branch());
+		// A rule label on a short message records what the user typed there, whole; the output's words are never one.
+		expect(state.rules.map((r) => [r.source, r.text])).toEqual([
+			["u1", "never rewrite the published history"],
+			["u2", "what did that print?"],
+			["u3", "go on"],
+		]);
+		expect(summaries(h).join("\n")).not.toMatch(/push directly to main|Never run the test suite/);
 	});
 
 	it("a file named on pi's command line (pi @NOTES.md) makes no rule; the message typed after it does", async () => {

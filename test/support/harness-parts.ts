@@ -280,6 +280,8 @@ export interface Harness {
 	 * and any auto-compaction, is done.
 	 */
 	prompt(text: string, images?: readonly PromptImage[]): Promise<void>;
+	/** Runs a command as the user's `!command` does: pi stores its output as a `bashExecution` message, not the user's. */
+	bash(command: string): Promise<void>;
 	/** Runs pi's manual compaction (`/compact`) and waits for it; rejects as pi does when it fails. */
 	compact(customInstructions?: string): Promise<{ readonly summary: string }>;
 	/** The entries from the root to the leaf. */

@@ -20,6 +20,7 @@ import type {
 /** What the harness calls on a pi's `AgentSession`. */
 export interface PiSession extends HarnessSession {
 	prompt(text: string, options?: { images?: PromptImage[] }): Promise<void>;
+	executeBash(command: string): Promise<unknown>;
 	navigateTree(targetId: string, options?: { summarize?: boolean; label?: string }): Promise<{ cancelled: boolean }>;
 	reload(): Promise<void>;
 	subscribe(listener: (event: HarnessEvent) => void): () => void;
@@ -166,6 +167,11 @@ export class PiHarness<S extends PiSession, R extends PiRuntime<S>, Stream> impl
 
 	async prompt(text: string, images?: readonly PromptImage[]): Promise<void> {
 		await this.session.prompt(text, images === undefined ? undefined : { images: [...images] });
+		await this.line.settle(this.session);
+	}
+
+	async bash(command: string): Promise<void> {
+		await this.session.executeBash(command);
 		await this.line.settle(this.session);
 	}
 
