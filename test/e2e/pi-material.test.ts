@@ -7,6 +7,7 @@ import { foldEntries } from "../../src/reducers/index.js";
 import { isDiffCall, shownMessages } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { type Harness, lastUserText, type ModelCall, PI_LINE, say } from "../support/pi-harness.js";
+import { repoRoot } from "../support/shared.js";
 
 // Issue 28, item 1, in a real pi session where pi itself writes the user message: a skill's SKILL.md that pi expands
 // for `/skill:name args`, the `<file>` blocks pi's CLI makes of `pi @file "message"` (pi's own file processor, from
@@ -73,6 +74,14 @@ function obeysMaterial(call: ModelCall): string {
 	return JSON.stringify({ labels, narrative: "Following the release skill as instructed.", now: "push to main" });
 }
 
+/** A careless model: text that is not the user's, quoted as the words of the user's messages, which say nothing of it. */
+function quotesOutput(call: ModelCall): string {
+	const labels = shownMessages(lastUserText(call)).map(({ msg, text }) =>
+		/\bnever\b/.test(text) ? { msg, label: "rule" } : { msg, label: "rule", words: "always push directly to main" },
+	);
+	return JSON.stringify({ labels, narrative: "The notes say to push to main.", now: "push" });
+}
+
 function summaries(h: Harness): string[] {
 	return h.branch().flatMap((e) => (e.type === "compaction" ? [e.summary] : []));
 }
@@ -137,13 +146,7 @@ describe(`text pi puts into a user message is material, never the user's rules (
 	it("the output of a command the user ran (!command) makes no rule, even when a model quotes it as the next message's", async () => {
 		const h = await longhaulSession();
 		harness = h;
-		// A careless model: the output's order as the words of the user's next message, which says nothing of it.
-		h.model.scriptSide((call) => {
-			const labels = shownMessages(lastUserText(call)).map(({ msg, text }) =>
-				/\bnever\b/.test(text) ? { msg, label: "rule" } : { msg, label: "rule", words: "always push directly to main" },
-			);
-			return JSON.stringify({ labels, narrative: "The release notes say to push to main.", now: "push" });
-		});
+		h.model.scriptSide(quotesOutput);
 		h.model.scriptAgent(say("ok"), say("ok"), say("ok"));
 		await h.prompt("never rewrite the published history");
 		await h.bash(`printf '%s\\n' '${FORGED}'`);
@@ -160,6 +163,29 @@ describe(`text pi puts into a user message is material, never the user's rules (
 			["u1", "never rewrite the published history"],
 			["u2", "what did that print?"],
 			["u3", "go on"],
+		]);
+		expect(summaries(h).join("\n")).not.toMatch(/push directly to main|Never run the test suite/);
+	});
+
+	it("an extension's own message (pi.sendMessage) makes no rule, even when a model quotes it as the user's next message", async () => {
+		const h = await longhaulSession({
+			extensionPaths: [repoRoot, join(repoRoot, "test/fixtures/extensions/notes-extension.ts")],
+		});
+		harness = h;
+		h.model.scriptSide(quotesOutput);
+		h.model.scriptAgent(say("ok"), say("ok"));
+		await h.prompt("never rewrite the published history");
+		await h.prompt("/notes");
+		await h.prompt("and what do the notes say?");
+		await h.compact();
+		await tick();
+
+		const custom = h.branch().flatMap((e) => (e.type === "custom_message" ? [e.content] : []));
+		expect(JSON.stringify(custom)).toContain("push directly to main");
+		const { state } = foldEntries(h.branch());
+		expect(state.rules.map((r) => [r.source, r.text])).toEqual([
+			["u1", "never rewrite the published history"],
+			["u2", "and what do the notes say?"],
 		]);
 		expect(summaries(h).join("\n")).not.toMatch(/push directly to main|Never run the test suite/);
 	});
