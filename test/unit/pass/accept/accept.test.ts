@@ -5,6 +5,7 @@ import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/ac
 import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { deadEnd, decision, ruleLifted, value } from "../../../support/events.js";
 
 const users = (texts: readonly string[]): UserMessage[] =>
 	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
@@ -345,7 +346,7 @@ describe("accepting lifts", () => {
 			{ words: "always indent with tabs", source: "u1" },
 			{ words: "use spaces instead of tabs in Python files", source: "u2" },
 		]);
-		const state = applied(base, [{ type: "rule-lifted", data: { target: "R1", by: "u2" } }]);
+		const state = applied(base, [ruleLifted("R1", "u2")]);
 		const texts = [
 			"always indent with tabs",
 			"use spaces instead of tabs in Python files",
@@ -485,8 +486,8 @@ describe("accepting the rest of the answer", () => {
 			}),
 		);
 		expect(out.events.filter((e) => e.type === "decision-made" || e.type === "dead-end-found")).toEqual([
-			{ type: "decision-made", data: { id: "D1", text: "serve with vite", evidence: ["C1"] } },
-			{ type: "dead-end-found", data: { id: "X1", text: "webpack failed", evidence: [] } },
+			decision("serve with vite", ["C1"], "D1"),
+			deadEnd("webpack failed", [], "X1"),
 		]);
 		expect(out.dropped).toEqual([
 			{ item: "decisions[0]:C99", reason: "unknown-evidence" },
@@ -505,9 +506,7 @@ describe("accepting the rest of the answer", () => {
 				],
 			}),
 		);
-		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([
-			{ type: "value-recorded", data: { name: "dev server port", value: "5173", source: "u1" } },
-		]);
+		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([value("dev server port", "5173", "u1")]);
 		expect(out.dropped).toEqual([
 			{ item: "values[1]", reason: "value-not-in-turn" },
 			{ item: "values[2]", reason: "unknown-turn" },
@@ -528,9 +527,7 @@ describe("accepting the rest of the answer", () => {
 				],
 			}),
 		);
-		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([
-			{ type: "value-recorded", data: { name: "port", value: "5173", source: "u1" } },
-		]);
+		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([value("port", "5173", "u1")]);
 		expect(out.dropped).toEqual([
 			{ item: "values[0]", reason: "value-is-secret" },
 			{ item: "values[1]", reason: "value-is-secret" },

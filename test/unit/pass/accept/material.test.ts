@@ -5,6 +5,7 @@ import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/ac
 import { readAnswer } from "../../../../src/pass/answer/answer.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { ruleAdded } from "../../../support/events.js";
 
 // Acceptance on messages pi put a skill's file into (issue 28): the SKILL.md is material, like tool output, so an
 // answer that obeys it gains no rule and lifts none, while the words the user typed after the block stay theirs.
@@ -22,7 +23,7 @@ const users: UserMessage[] = [
 	{ ref: "u2", entryId: "e2", text: SKILL },
 	{ ref: "u3", entryId: "e3", text: `${SKILL}\n\nNever force-push the release branch.` },
 ];
-const state = applied(initialState, [{ type: "rule-added", data: { words: users[0]?.text ?? "", source: "u1" } }], [1]);
+const state = applied(initialState, [ruleAdded(users[0]?.text ?? "", "u1")], [1]);
 const ctx: AcceptContext = {
 	state,
 	span: 2,

@@ -7,6 +7,7 @@ import { applyReplies } from "../../../../src/pass/accept/replies.js";
 import type { RawAnswer } from "../../../../src/pass/answer/answer.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { ruleAdded } from "../../../support/events.js";
 
 const users = (texts: readonly string[]): UserMessage[] =>
 	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
@@ -17,10 +18,7 @@ const texts = [
 	"switch to two-space indentation instead of tabs from now on",
 	"the dependency rule no longer applies",
 ];
-const state = applied(initialState, [
-	{ type: "rule-added", data: { words: texts[0] ?? "", source: "u1" } },
-	{ type: "rule-added", data: { words: texts[1] ?? "", source: "u2" } },
-]);
+const state = applied(initialState, [ruleAdded(texts[0] ?? "", "u1"), ruleAdded(texts[1] ?? "", "u2")]);
 const branch = users(texts);
 const ctx: AcceptContext = {
 	state,

@@ -14,6 +14,7 @@ import {
 import type { TurnSectionResult } from "../../../../src/pass/conversation/turn-section.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { ruleAdded, ruleLifted } from "../../../support/events.js";
 import { callOf, doneConversation, reply, sendOf, showCall as showCalls, textOf as stepText } from "./heard.js";
 import { spanContext, when } from "./span-context.js";
 
@@ -279,9 +280,7 @@ const users: UserMessage[] = [
 	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
 	{ ref: "u4", entryId: "e4", text: "thanks" },
 ];
-const ruled = applied(initialState, [
-	{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
-]);
+const ruled = applied(initialState, [ruleAdded("always indent with spaces", "u1")]);
 const labelsCtx: AcceptContext = {
 	state: ruled,
 	span: 2,
@@ -293,10 +292,7 @@ const labelsCtx: AcceptContext = {
 /** u2 narrowed u1's rule (R1) into its own (R2): a lift of R1 is refused, its rule replaced. */
 const narrowedCtx: AcceptContext = {
 	...labelsCtx,
-	state: applied(ruled, [
-		{ type: "rule-added", data: { words: users[1]?.text ?? "", source: "u2" } },
-		{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
-	]),
+	state: applied(ruled, [ruleAdded(users[1]?.text ?? "", "u2"), ruleLifted("R1", "u2")]),
 	toLabel: users.slice(2),
 };
 

@@ -10,6 +10,7 @@ import {
 } from "../../../../../src/pass/conversation/turns/label-gate.js";
 import { initialState } from "../../../../../src/reducers/index.js";
 import { applied } from "../../../../support/applied.js";
+import { ruleAdded, ruleLifted } from "../../../../support/events.js";
 
 const users: UserMessage[] = [
 	{ ref: "u1", entryId: "e1", text: "always indent with spaces" },
@@ -17,9 +18,7 @@ const users: UserMessage[] = [
 	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
 	{ ref: "u4", entryId: "e4", text: "thanks" },
 ];
-const state = applied(initialState, [
-	{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
-]);
+const state = applied(initialState, [ruleAdded("always indent with spaces", "u1")]);
 const ctx: AcceptContext = {
 	state,
 	span: 2,
@@ -72,10 +71,7 @@ describe("the labels gate", () => {
 	});
 
 	it("names the messages whose lift a narrowing refused, whether it is asked again or dropped", () => {
-		const narrowed = applied(state, [
-			{ type: "rule-added", data: { words: users[1]?.text ?? "", source: "u2" } },
-			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
-		]);
+		const narrowed = applied(state, [ruleAdded(users[1]?.text ?? "", "u2"), ruleLifted("R1", "u2")]);
 		const held = [
 			{ msg: "u3", label: "lifts R1" },
 			{ msg: "u4", label: "lifts u1" },

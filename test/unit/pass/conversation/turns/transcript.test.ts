@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Event, Message } from "../../../../../src/events/index.js";
 import { commandIdsByCall, transcriptLines } from "../../../../../src/pass/conversation/turns/transcript.js";
+import { errorRecorded, files } from "../../../../support/events.js";
 
 const user = (text: string): Message => ({ role: "user", text });
 const assistant = (text: string, toolCalls: { id: string; name: string; arguments: unknown }[] = []): Message => ({
@@ -104,9 +105,9 @@ describe("the Digest's condensed transcript, on what a session holds", () => {
 		});
 		const ids = commandIdsByCall([
 			command("C1", "t1", "tool"),
-			{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "1 failed", span: 1, command: "C1" } },
+			errorRecorded("E1", "1 failed", "C1"),
 			command("C2", null, "user"),
-			{ type: "files-touched", data: { read: ["a.ts"], modified: [] } },
+			files(["a.ts"]),
 			command("C3", "t3", "tool"),
 		]);
 		expect([...ids]).toEqual([
