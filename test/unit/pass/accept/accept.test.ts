@@ -1,38 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { decodeEvent, type Event } from "../../../../src/events/index.js";
-import type { UserMessage } from "../../../../src/events/messages.js";
 import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
-import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
+import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import { deadEnd, decision, ruleLifted, value } from "../../../support/events.js";
+import { acceptContext, users } from "../../../support/users.js";
 
-const users = (texts: readonly string[]): UserMessage[] =>
-	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
 const withRules = (rules: readonly { words: string; source: string }[]) =>
 	applied(
 		initialState,
 		rules.map((data) => ({ type: "rule-added", data })),
 	);
-const answer = (labels: readonly RawLabel[], rest: Partial<RawAnswer> = {}): RawAnswer => ({
-	labels: [...labels],
-	decisions: [],
-	deadEnds: [],
-	values: [],
-	narrative: "did things",
-	...rest,
-});
+const answer = rawAnswer;
 /** A context whose span is the messages named in `span` (all by default). */
 function context(texts: readonly string[], options: { state?: State; span?: readonly string[] } = {}): AcceptContext {
 	const branch = users(texts);
-	return {
+	return acceptContext(texts, {
 		state: options.state ?? initialState,
 		span: 3,
 		toLabel: options.span === undefined ? branch : branch.filter((m) => options.span?.includes(m.ref)),
-		branch,
 		turnText: () => undefined,
-		ledger: new Set(),
-	};
+	});
 }
 const filler = (chars: number) =>
 	"lorem ipsum dolor sit amet "

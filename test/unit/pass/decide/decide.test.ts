@@ -3,7 +3,6 @@ import type { Event } from "../../../../src/events/index.js";
 import type { UserMessage } from "../../../../src/events/messages.js";
 import type { World } from "../../../../src/events/world.js";
 import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
-import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js";
 import {
 	type CloseFacts,
 	type DiffResult,
@@ -14,6 +13,7 @@ import {
 	EMPTY_SPAN_LINE,
 } from "../../../../src/pass/decide/decide.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
+import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import {
 	command,
@@ -32,14 +32,7 @@ const msg = (n: number, text: string): UserMessage => ({ ref: `u${n}`, entryId: 
 const WORLD: World = { taken: false, reason: "not a git repository" };
 const twoRules = applied(initialState, [ruleAdded("never push to main", "u1"), ruleAdded("run the tests first", "u2")]);
 const ledger: Event[] = [command("C1", "npm test", 1, 1, "t1"), errorRecorded("E1", "1 failing", "C1")];
-const answer = (labels: readonly RawLabel[], rest: Partial<RawAnswer> = {}): RawAnswer => ({
-	labels: [...labels],
-	decisions: [],
-	deadEnds: [],
-	values: [],
-	narrative: "did things",
-	...rest,
-});
+const answer = rawAnswer;
 const ctxOn = (state: State, toLabel: readonly UserMessage[]): AcceptContext => ({
 	state,
 	span: 1,

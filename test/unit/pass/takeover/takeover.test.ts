@@ -6,9 +6,11 @@ import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js"
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
 import { offerOf, rereadRefs, standingEvents, takeoverOf } from "../../../../src/pass/takeover/takeover.js";
 import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
+import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
 import { ruleAdded, ruleLifted, spanClosed } from "../../../support/events.js";
+import { acceptContext } from "../../../support/users.js";
 
 function piCompaction(id: string, parentId: string, firstKept: string, summary: string): Raw {
 	return { type: "compaction", id, parentId, timestamp: "t", summary, firstKeptEntryId: firstKept, tokensBefore: 1 };
@@ -228,15 +230,7 @@ describe("the words a takeover records", () => {
 // Acceptance of a takeover's labels
 // ---------------------------------------------------------------------------------------------------------------
 
-const users = (texts: readonly string[]): UserMessage[] =>
-	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
-const answer = (labels: readonly RawLabel[]): RawAnswer => ({
-	labels: [...labels],
-	decisions: [],
-	deadEnds: [],
-	values: [],
-	narrative: "n",
-});
+const answer = (labels: readonly RawLabel[]): RawAnswer => rawAnswer(labels, { narrative: "n" });
 const added = (events: readonly Event[]) =>
 	events.flatMap((e) => (e.type === "rule-added" ? [[e.data.words, e.data.source]] : []));
 const lifted = (events: readonly Event[]) =>
@@ -247,16 +241,7 @@ function context(
 	takeover: Partial<AcceptContext>,
 	state: State = initialState,
 ): AcceptContext {
-	const branch = users(texts);
-	return {
-		state,
-		span: 2,
-		toLabel: branch,
-		branch,
-		turnText: () => undefined,
-		ledger: new Set(),
-		...takeover,
-	};
+	return acceptContext(texts, { state, span: 2, turnText: () => undefined, ...takeover });
 }
 
 describe("accepting labels when taking over", () => {
