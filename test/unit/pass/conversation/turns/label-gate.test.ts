@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { UserMessage } from "../../../../../src/events/messages.js";
-import type { AcceptContext } from "../../../../../src/pass/accept/accept.js";
 import {
 	answerQuestions,
 	judgeLabels,
@@ -8,25 +6,12 @@ import {
 	settledLabels,
 	standingLabels,
 } from "../../../../../src/pass/conversation/turns/label-gate.js";
-import { initialState } from "../../../../../src/reducers/index.js";
 import { applied } from "../../../../support/applied.js";
 import { ruleAdded, ruleLifted } from "../../../../support/events.js";
+import { replacingSpan } from "../span-context.js";
 
-const users: UserMessage[] = [
-	{ ref: "u1", entryId: "e1", text: "always indent with spaces" },
-	{ ref: "u2", entryId: "e2", text: "from now on indent with tabs instead of spaces" },
-	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
-	{ ref: "u4", entryId: "e4", text: "thanks" },
-];
-const state = applied(initialState, [ruleAdded("always indent with spaces", "u1")]);
-const ctx: AcceptContext = {
-	state,
-	span: 2,
-	toLabel: users.slice(1),
-	branch: users,
-	turnText: () => undefined,
-	ledger: new Set(),
-};
+const ctx = replacingSpan();
+const { branch: users, state } = ctx;
 const offered = new Set(["u2", "u3", "u4"]);
 
 describe("the labels gate", () => {
