@@ -4,13 +4,13 @@ import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/ac
 import { initialState, type State } from "../../../../src/reducers/index.js";
 import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
-import { deadEnd, decision, ruleLifted, value } from "../../../support/events.js";
+import { deadEnd, decision, ruleAdded, ruleLifted, value } from "../../../support/events.js";
 import { acceptContext, users } from "../../../support/users.js";
 
 const withRules = (rules: readonly { words: string; source: string }[]) =>
 	applied(
 		initialState,
-		rules.map((data) => ({ type: "rule-added", data })),
+		rules.map((r) => ruleAdded(r.words, r.source)),
 	);
 const answer = rawAnswer;
 /** A context whose span is the messages named in `span` (all by default). */

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Event, Message, ToolCall, UserMessage } from "../../../../src/events/index.js";
 import { diffPrompt, isCut, type PromptInput, RULE_DEFINITION } from "../../../../src/pass/prompt/index.js";
 import { initialState, type LedgerError, type State } from "../../../../src/reducers/index.js";
-import { editFixed, errorFixed, errorRecorded, files } from "../../../support/events.js";
+import {
+	editFixed,
+	errorFixed,
+	errorRecorded,
+	files,
+	command as toolCommand,
+	userCommand,
+} from "../../../support/events.js";
 
 const u = (ref: string, text: string): UserMessage => ({ ref, entryId: `e-${ref}`, text });
 const call = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: args });
@@ -21,10 +28,9 @@ const result = (toolCallId: string, toolName: string, text: string, isError = fa
 	isError,
 	details: undefined,
 });
-const command = (id: string, cmd: string, exitCode: number | null, toolCallId: string | null): Event => ({
-	type: "command-recorded",
-	data: { id, command: cmd, exitCode, span: 3, toolCallId, by: toolCallId === null ? "user" : "tool" },
-});
+/** A span-3 command: the bash tool's from call `toolCallId`, or with none the user's own `!` run. */
+const command = (id: string, cmd: string, exitCode: number | null, toolCallId: string | null): Event =>
+	toolCallId === null ? userCommand(id, cmd, exitCode, 3) : toolCommand(id, cmd, exitCode, 3, toolCallId);
 
 /** An empty span 3: the base each test adds its part to. */
 const base: PromptInput = {
