@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeEvent } from "../../src/events/index.js";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { labeler } from "../support/fake-summarizer.js";
 import type { BranchEntry } from "../support/harness-parts.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
@@ -11,11 +12,7 @@ import { type SessionModel, sessionModel } from "../support/session-model.js";
 // writes the entries, Longhaul's pass compacts, `/tree`, `/reload` and `/fork` move about; after each step the
 // branch folds to the rules and notes the model predicts, ids included.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 function userText(entry: BranchEntry): string | undefined {
 	if (entry.type !== "message" || entry.message.role !== "user") return undefined;
@@ -61,7 +58,7 @@ function expectModel(h: Harness, m: SessionModel): void {
 describe("a session in real pi against the model of rules and notes in force", () => {
 	it("rules, a remembered note, two compactions with a lift, a /tree move, a reload and a fork", async () => {
 		const h = await longhaulSession({ persist: true });
-		harness = h;
+		kept(h);
 		const m = sessionModel(["alpha", "bravo"]);
 		const seen = new Set<string>();
 		const step = async (act: () => Promise<unknown>) => {

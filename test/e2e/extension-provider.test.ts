@@ -1,30 +1,24 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall } from "../support/fake-summarizer.js";
-import { compactAfterRule } from "../support/longhaul-session.js";
-import { type Harness, startSession } from "../support/pi-harness.js";
-import { repoRoot } from "../support/shared.js";
+import { compactAfterRule, longhaulSession } from "../support/longhaul-session.js";
 
 // Every pi version the suite runs (0.73.1 in `npm test`, 1.6.0 in `npm run test:pi1`), whatever LONGHAUL_PI_PROVIDER
 // says: pi 1.x reaches the provider through its model registry, pi 0.73.1 through pi-ai's global registry, where its
 // model registry puts an extension's stream.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 describe("the session's model served by an extension's own provider stream (pi.registerProvider with streamSimple)", () => {
 	it("Longhaul's diff reaches it, and the rule lands verbatim", async () => {
 		const log = logPath();
-		harness = await startSession({
-			extensionPaths: [repoRoot],
-			keepRecentTokens: 1,
-			env: { PI_COMPACT_STATE_DEBUG: log },
-			provider: "extension",
-		});
-		const h = harness;
+		const h = kept(
+			await longhaulSession({
+				env: { PI_COMPACT_STATE_DEBUG: log },
+				provider: "extension",
+			}),
+		);
 		await compactAfterRule(h);
 		expect(h.model.calls.filter(isDiffCall)).toHaveLength(1);
 		const compaction = h.branch().find((e) => e.type === "compaction");

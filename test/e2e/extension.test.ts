@@ -2,24 +2,21 @@ import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
-import { compactAfterRule } from "../support/longhaul-session.js";
+import { compactAfterRule, longhaulSession } from "../support/longhaul-session.js";
 import { callBash, callTool, fail, type Harness, PI_LINE, say, startSession } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 async function start(env: Record<string, string> = {}, extension = repoRoot): Promise<Harness> {
-	harness = await startSession({ extensionPaths: [extension], env, keepRecentTokens: 1 });
+	const harness = kept(await startSession({ extensionPaths: [extension], env, keepRecentTokens: 1 }));
 	return harness;
 }
 
@@ -252,11 +249,11 @@ describe("Longhaul's edges inside pi", () => {
 	});
 
 	it("a bad longhaul.json value is named in one notice and its default used", async () => {
-		harness = await startSession({
-			extensionPaths: [repoRoot],
-			keepRecentTokens: 1,
-			projectFiles: { ".pi/longhaul.json": JSON.stringify({ maxChunks: "many", summaryChars: 500 }) },
-		});
+		const harness = kept(
+			await longhaulSession({
+				projectFiles: { ".pi/longhaul.json": JSON.stringify({ maxChunks: "many", summaryChars: 500 }) },
+			}),
+		);
 		const notices = harness.ui.notices.filter((n) => n.message.startsWith("Longhaul config"));
 		expect(notices).toHaveLength(1);
 		expect(notices[0]?.message).toContain("maxChunks");
@@ -267,13 +264,12 @@ describe("Longhaul's edges inside pi", () => {
 describe("Longhaul's model call inside pi", () => {
 	it("asks a model that cannot turn reasoning off for its lowest level, and logs that level", async () => {
 		const log = logPath();
-		harness = await startSession({
-			extensionPaths: [repoRoot],
-			keepRecentTokens: 1,
-			env: { PI_COMPACT_STATE_DEBUG: log },
-			models: [{ id: "thinker", reasoning: true, thinkingLevelMap: { off: null } }],
-		});
-		const h = harness;
+		const h = kept(
+			await longhaulSession({
+				env: { PI_COMPACT_STATE_DEBUG: log },
+				models: [{ id: "thinker", reasoning: true, thinkingLevelMap: { off: null } }],
+			}),
+		);
 		await compactAfterRule(h);
 		const diff = h.model.calls.find(isDiffCall);
 		expect(diff?.options?.reasoning).toBe("minimal");
@@ -283,13 +279,12 @@ describe("Longhaul's model call inside pi", () => {
 	});
 
 	it("turns reasoning off for a model that allows it", async () => {
-		harness = await startSession({
-			extensionPaths: [repoRoot],
-			keepRecentTokens: 1,
-			models: [{ id: "thinker", reasoning: true }],
-			thinkingLevel: "high",
-		});
-		const h = harness;
+		const h = kept(
+			await longhaulSession({
+				models: [{ id: "thinker", reasoning: true }],
+				thinkingLevel: "high",
+			}),
+		);
 		await compactAfterRule(h);
 		expect(h.model.calls.find(isDiffCall)?.options?.reasoning).toBeUndefined();
 	});
@@ -457,13 +452,12 @@ describe("what lands after a compaction", () => {
 describe("turns mode inside pi", () => {
 	it('with narrativeMode "turns" a compaction holds one gated conversation, and its rule lands verbatim', async () => {
 		const log = logPath();
-		harness = await startSession({
-			extensionPaths: [repoRoot],
-			keepRecentTokens: 1,
-			env: { PI_COMPACT_STATE_DEBUG: log },
-			projectFiles: { ".pi/longhaul.json": JSON.stringify({ narrativeMode: "turns" }) },
-		});
-		const h = harness;
+		const h = kept(
+			await longhaulSession({
+				env: { PI_COMPACT_STATE_DEBUG: log },
+				projectFiles: { ".pi/longhaul.json": JSON.stringify({ narrativeMode: "turns" }) },
+			}),
+		);
 		h.model.scriptAgent(say("ok"), say("ok"));
 		await h.prompt("never add dependencies");
 		await h.prompt("next");

@@ -1,9 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { HIDDEN, MARKER, PROBE_SUMMARY, PROBE_SYSTEM_PROMPT } from "../fixtures/extensions/probe-helper.js";
 import { THROWN } from "../fixtures/extensions/throwing-extension.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import {
 	type BranchEntry,
 	callBash,
@@ -24,15 +25,10 @@ const throwing = join(repoRoot, "test/fixtures/extensions/throwing-extension.ts"
 const firstAsk = "Please print the product of six and seven with the shell so that we both can see the number.";
 const secondAsk = "Now write a note that the product was printed, using the probe's note tool, and then stop.";
 
-let harness: Harness | undefined;
-
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 async function start(options: Parameters<typeof startSession>[0]): Promise<Harness> {
-	harness = await startSession(options);
+	const harness = kept(await startSession(options));
 	return harness;
 }
 

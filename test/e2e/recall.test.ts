@@ -1,24 +1,20 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ONE_OF } from "../../src/adapters/pi/tools.js";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callBash, callTool, type Harness, say } from "../support/pi-harness.js";
+import { callBash, callTool, say } from "../support/pi-harness.js";
 import { recallResults } from "../support/recall-results.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** An output line no value rule keeps, so only recall can bring it back once its span is compacted. */
 const LINE = "release train: kestrel-quokka-77 leaves from siding 9";
 
 describe("longhaul_recall in a real pi session", () => {
 	it("brings back an output line compacted out of the summary, by its command's id and by its words", async () => {
-		harness = await longhaulSession();
-		const h = harness;
+		const h = kept(await longhaulSession());
 		h.model.scriptSide(labeler());
 		h.model.scriptAgent(callBash(`printf '%s\\n' 'build ok' '${LINE}'`), say("the build is out"), say("ok"));
 		await h.prompt("build the release and tell me what it prints");

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fauxAssistantMessage, fauxToolCall } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
@@ -13,17 +14,13 @@ import { githubTokens, leakedTokens, repeatCommand } from "../support/redaction-
 // thread for minutes. Each must compact as any span does: Longhaul's compaction entry, no fallback to pi's, and a
 // session that answers the next prompt.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** A session with Longhaul's log on; compaction only when the test asks (the big outputs pass any window). */
 async function attacked(): Promise<{ h: Harness; log: string }> {
 	const log = logPath();
 	const h = await longhaulSession({ env: { PI_COMPACT_STATE_DEBUG: log }, autoCompaction: false });
-	harness = h;
+	kept(h);
 	return { h, log };
 }
 

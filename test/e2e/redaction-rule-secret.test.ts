@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
@@ -10,11 +11,7 @@ import { githubTokens, leakedTokens } from "../support/redaction-attacks.js";
 // force." The user's rule names a token; what Longhaul stores, sends and shows holds the rule, with the token's
 // marker where the token stood, over two compactions.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 const tokens = githubTokens(1);
 const token = tokens[0]?.text ?? "";
@@ -28,7 +25,7 @@ describe("a secret in the user's own rule words (a real pi session)", () => {
 	it("is redacted in the stored summaries, the diff prompts, recall, /longhaul and the log, and the rule stays in force", async () => {
 		const log = logPath();
 		const h = await longhaulSession({ env: { PI_COMPACT_STATE_DEBUG: log } });
-		harness = h;
+		kept(h);
 		h.model.scriptSide(labeler(), labeler());
 		h.model.scriptAgent(say("understood"), say("ok"), say("noted"), say("ok"));
 		await h.prompt(rule(token));

@@ -1,15 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { carefulAnswer, isDiffCall } from "../support/fake-summarizer.js";
 import { longhaulSession } from "../support/longhaul-session.js";
 import { callBash, callTool, type Harness, lastUserText, type ModelCall, say } from "../support/pi-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 const githubToken = "ghp_R8tKq2Lm5Nx7Vb3Zc9Wd4Fh6Jp1Sy0Ga2Ue";
 const awsSecret = "Zq7Yx3Wv9Ut5Rs1Qp8On6Ml4Kj2Ih0GfEdCbA+/T";
@@ -34,7 +31,7 @@ function namingValues(call: ModelCall): string {
 describe("secrets stay where they were (a real pi session)", () => {
 	it("cat .env once succeeding and once failing, then a compaction: no secret in what Longhaul stores, sends or shows", async () => {
 		const h = await longhaulSession();
-		harness = h;
+		kept(h);
 		writeFileSync(join(h.cwd, ".env"), `PORT=5173\nGITHUB_TOKEN=${githubToken}\nAWS_SECRET_ACCESS_KEY=${awsSecret}\n`);
 		h.model.scriptSide(namingValues);
 		h.model.scriptAgent(
@@ -97,7 +94,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 
 	it('with "redact": false in the agent dir the user chose to see them: one notice, and the summary keeps the error as it was', async () => {
 		const h = await longhaulSession({ agentFiles: { "longhaul.json": JSON.stringify({ redact: false }) } });
-		harness = h;
+		kept(h);
 		await compactAfterCatEnv(h);
 		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toHaveLength(1);
 		const compaction = h.branch().find((e) => e.type === "compaction");
@@ -106,7 +103,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 
 	it('ignores a repository\'s .pi/longhaul.json "redact": false, says so once, and still redacts', async () => {
 		const h = await longhaulSession({ projectFiles: { ".pi/longhaul.json": JSON.stringify({ redact: false }) } });
-		harness = h;
+		kept(h);
 		await compactAfterCatEnv(h);
 		expect(h.ui.notices.filter((n) => n.message.includes("redact false ignored"))).toHaveLength(1);
 		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toEqual([]);

@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NOTHING_RECORDED, standInAnswer } from "../../src/eval/stand-in.js";
 import { userMessages } from "../../src/events/messages.js";
 import { entriesFromObjects } from "../../src/events/transcript.js";
 import { standingRules } from "../../src/pass/reader/standing-rules.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { isDiffCall } from "../support/fake-summarizer.js";
 import { longhaulSession } from "../support/longhaul-session.js";
-import { type Harness, lastUserText, say } from "../support/pi-harness.js";
+import { lastUserText, say } from "../support/pi-harness.js";
 import { copyShared, hasShared } from "../support/shared.js";
 
 // Each real transcript with another compactor's compaction appended (keeping its last three user turns) and one
@@ -15,11 +16,7 @@ import { copyShared, hasShared } from "../support/shared.js";
 
 const FOREIGN_SUMMARY = "Another compactor's summary of the session so far.";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** The refs listed in a section of the diff prompt. */
 function sectionRefs(prompt: string, title: string): string[] {
@@ -34,7 +31,7 @@ describe.skipIf(!hasShared)("taking over when pi's cut falls before a foreign co
 	for (const name of ["before-compaction.jsonl", "large-session.jsonl"]) {
 		it(`${name}: the reader runs on the messages before the span, each is asked for a label, the span stays pi's`, async () => {
 			const h = await longhaulSession({ sessionFile: copyShared(name), autoCompaction: false });
-			harness = h;
+			kept(h);
 			const users = userMessages(entriesFromObjects(h.branch()).entries);
 			const keptFrom = users.at(-3);
 			const lastUser = users.at(-1);

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { userMessages } from "../../src/events/messages.js";
 import { entriesFromObjects } from "../../src/events/transcript.js";
 import { foldEntries } from "../../src/reducers/fold.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { carefulAnswer, isDiffCall } from "../support/fake-summarizer.js";
 import { longhaulSession } from "../support/longhaul-session.js";
-import { fail, type Harness, lastUserText, type ModelCall, say } from "../support/pi-harness.js";
+import { fail, lastUserText, type ModelCall, say } from "../support/pi-harness.js";
 import { copyShared, hasShared } from "../support/shared.js";
 
 // large-session.jsonl in a real pi session, another compactor's compaction appended (keeping its last three user
@@ -15,11 +16,7 @@ import { copyShared, hasShared } from "../support/shared.js";
 const U70 = "hm, i selected the theme while you were working and got a crash, that should never happen.";
 const U73 = "invalid themes must NEVER explode";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** The careful labeler, but u73 labeled `one-off` and u70 `rule` with its sentence as the words. */
 function relabel(call: ModelCall): string {
@@ -37,7 +34,7 @@ function relabel(call: ModelCall): string {
 describe.skipIf(!hasShared)("taking over large-session.jsonl with a summarizer that fails", () => {
 	it("keeps u70's and u73's rule sentences verbatim, offers both again, and a `one-off` label withdraws u73's", async () => {
 		const h = await longhaulSession({ sessionFile: copyShared("large-session.jsonl"), autoCompaction: false });
-		harness = h;
+		kept(h);
 		const users = userMessages(entriesFromObjects(h.branch()).entries);
 		const keptFrom = users.at(-3);
 		const lastUser = users.at(-1);

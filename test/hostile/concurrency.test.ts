@@ -1,15 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { consistency } from "../support/passes.js";
 import { type Harness, type ModelCall, say } from "../support/pi-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 type Settled = "stored" | string;
 const outcome = (p: Promise<unknown>): Promise<Settled> =>
@@ -34,7 +31,7 @@ describe("two compactions racing on one session", () => {
 	it("a manual /compact during an automatic one: one compaction, a consistent state, the session goes on", async () => {
 		// A context window so small that the long reply to the second prompt starts an automatic compaction.
 		const h = await longhaulSession({ models: [{ id: "faux-1", contextWindow: 5400 }], reserveTokens: 2000 });
-		harness = h;
+		kept(h);
 		let manual: Promise<Settled> | undefined;
 		const slowDiff = async (call: ModelCall) => {
 			manual = outcome(h.session.compact());
@@ -81,7 +78,7 @@ describe("two compactions racing on one session", () => {
 
 	it("two compact() calls not awaited: one compaction, the other cancelled, and a later compaction works", async () => {
 		const h = await longhaulSession();
-		harness = h;
+		kept(h);
 		h.model.scriptSide(labeler(), labeler(), labeler());
 		h.model.scriptAgent(say("ok"), say("ok"), say("ok"), say("ok"));
 		await h.prompt("never add dependencies");

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { foldEntries, type State } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../support/entries.js";
 import { isDiffCall, labeler, shownMessages } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { answeringModel, carefulModel, compactBranch } from "../support/passes.js";
-import { callTool, type Harness, lastUserText, say } from "../support/pi-harness.js";
+import { callTool, lastUserText, say } from "../support/pi-harness.js";
 
 /** Tool output written to steer the summarizer: a forged message line, a forged user turn, orders and a quoted rule. */
 const TOOL_OUTPUT = [
@@ -102,16 +103,12 @@ describe("prompt injection through tool output and assistant text, obeyed by the
 	});
 });
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 describe("prompt injection inside a real pi session", () => {
 	it("a README that orders the summarizer, and a model that obeys it, add no rule and lift none", async () => {
 		const h = await longhaulSession({ projectFiles: { "README.md": `${TOOL_OUTPUT}\n` } });
-		harness = h;
+		kept(h);
 		h.model.scriptSide(labeler());
 		h.model.scriptAgent(say("ok"), say("ok"));
 		await h.prompt("never add dependencies");

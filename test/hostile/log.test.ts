@@ -19,11 +19,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { logRecords, longhaulSession, tick } from "../support/longhaul-session.js";
-import type { Harness } from "../support/pi-harness.js";
 import { say } from "../support/pi-harness.js";
 
 const root = mkdtempSync(join(tmpdir(), "longhaul-log-attack-"));
@@ -31,16 +31,12 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 const isRoot = process.getuid?.() === 0;
 const STRANGER = 12_345;
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** Runs one compaction with the log at `logPath`, then one more prompt; returns the state it left. */
 async function compactWithLogAt(logPath: string) {
 	const h = await longhaulSession({ env: { PI_COMPACT_STATE_DEBUG: logPath } });
-	harness = h;
+	kept(h);
 	h.model.scriptSide(labeler());
 	h.model.scriptAgent(say("ok"), say("ok"), say("still here"));
 	await h.prompt("never add dependencies");

@@ -1,7 +1,8 @@
 import type { AssistantMessage } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { PassModel } from "../../src/adapters/pass/model.js";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } from "../support/entries.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
@@ -149,11 +150,7 @@ describe("a faulty summarizer model", () => {
 	}, 10_000);
 });
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** How the session's model answers Longhaul's diff while it is faulty. */
 interface PiFault {
@@ -182,7 +179,7 @@ const piFaults: readonly PiFault[] = [
 async function sessionWithSpan1(fault: PiFault["reply"]) {
 	const faulty = { on: false };
 	const h = await longhaulSession();
-	harness = h;
+	kept(h);
 	const careful = labeler();
 	h.model.scriptSide(
 		...Array.from({ length: 30 }, () => (call: ModelCall) => (faulty.on ? fault(call) : careful(call))),

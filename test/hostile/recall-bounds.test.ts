@@ -1,10 +1,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RECALL_CHARS, RECALL_TAIL_CHARS } from "../../src/adapters/recall/by-ref.js";
 import { MAX_NOTE_CHARS } from "../../src/pass/decide/note.js";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { callBash, callTool, type Harness, say } from "../support/pi-harness.js";
@@ -14,16 +15,12 @@ import { leakedPiece, plantedKinds } from "../support/secrets.js";
 // What `longhaul_recall` and `longhaul_remember` give back in a real pi session, tried as an attacker and a careless
 // user would: huge messages, emoji at every cut, coloured words, a token where recall cuts.
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** A Longhaul session whose first turns are compacted as span 1: `setup` prompts them. */
 async function compacted(setup: (h: Harness) => Promise<void>): Promise<Harness> {
 	const h = await longhaulSession({ autoCompaction: false });
-	harness = h;
+	kept(h);
 	h.model.scriptSide(labeler());
 	await setup(h);
 	await h.prompt("fine, carry on");
@@ -118,7 +115,7 @@ describe("recall answers are bounded and whole (a real pi session)", () => {
 describe("longhaul_remember counts characters as a reader does (a real pi session)", () => {
 	it(`600 emoji are one note of 600 characters; ${MAX_NOTE_CHARS + 1} emoji are refused, counted as such`, async () => {
 		const h = await longhaulSession();
-		harness = h;
+		kept(h);
 		h.model.scriptAgent(
 			callTool("longhaul_remember", { note: "🦘".repeat(600) }),
 			callTool("longhaul_remember", { note: "🦘".repeat(MAX_NOTE_CHARS + 1) }),

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { takeWorld } from "../../src/adapters/git/world.js";
 import { foldEntries } from "../../src/reducers/index.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { gitSandbox } from "../support/git-repos.js";
 import { compactAfterRule, longhaulSession, tick } from "../support/longhaul-session.js";
-import type { Harness } from "../support/pi-harness.js";
 
 const sandbox = gitSandbox("longhaul-hostile-repo-");
 afterAll(() => sandbox.remove());
@@ -15,11 +15,7 @@ const { env, freshDir, git, initRepo, commitFile, hostileRepo } = sandbox;
 /** Tight limits, so that a repository that makes git wait is given up on quickly. */
 const limits = { env, timeoutMs: 1_000, totalMs: 3_000 };
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 describe("repository attacks: takeWorld runs nothing a repository configures and always answers", () => {
 	it("the hostile repository, inside a real pi session: the compaction takes the World and springs no trap", async () => {
@@ -28,7 +24,7 @@ describe("repository attacks: takeWorld runs nothing a repository configures and
 			cwd: repo,
 			env: { GIT_CONFIG_GLOBAL: "/dev/null", GIT_CONFIG_NOSYSTEM: "1", GIT_CEILING_DIRECTORIES: sandbox.root },
 		});
-		harness = h;
+		kept(h);
 		await compactAfterRule(h);
 		await tick();
 		expect(readdirSync(markers)).toEqual([]);

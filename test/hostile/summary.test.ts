@@ -1,17 +1,14 @@
 import { fauxAssistantMessage, fauxToolCall } from "@mariozechner/pi-ai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runStateCli } from "../../src/adapters/cli/state-cli.js";
+import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { callBash, type Harness, say } from "../support/pi-harness.js";
 import { unsafeCharacters } from "../support/terminal-attacks.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-	await harness?.dispose();
-	harness = undefined;
-});
+const kept = disposedAfterEach();
 
 /** The summary of the newest compaction on the branch. */
 function storedSummary(h: Harness): string {
@@ -39,7 +36,7 @@ const PRINTS = [
 describe("the summary pi stores is safe to print and bounded (a real pi session)", () => {
 	it("tools that print OSC 52, titles and clear-screen: the stored summary holds none raw, state --json keeps the bytes", async () => {
 		const h = await longhaulSession({ persist: true });
-		harness = h;
+		kept(h);
 		h.model.scriptSide(labeler());
 		h.model.scriptAgent(...PRINTS.map((command) => callBash(command)), say("they all failed"), say("ok"));
 		await h.prompt("run the four scripts");
@@ -74,7 +71,7 @@ describe("the summary pi stores is safe to print and bounded (a real pi session)
 	it("150 failing commands and 1,000 notes: the summary stays within summaryChars, the rule and Now whole", async () => {
 		const log = logPath();
 		const h = await longhaulSession({ env: { PI_COMPACT_STATE_DEBUG: log } });
-		harness = h;
+		kept(h);
 		h.model.scriptSide(labeler());
 		const failing = Array.from({ length: 150 }, (_, i) => ({ command: `echo "test ${i + 1} failed" >&2; exit 1` }));
 		const notes = Array.from({ length: 1000 }, (_, i) => ({

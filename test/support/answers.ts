@@ -1,3 +1,5 @@
+import type { RawAnswer, RawLabel } from "../../src/pass/answer/answer.js";
+
 // Diff answers as a model writes them (the JSON text of its reply), for tests that script the summarizer.
 
 /** One label of a diff answer: the message it labels, the label, and the words a rule quotes when it quotes some. */
@@ -20,4 +22,12 @@ export function labelsOnly(labels: readonly Label[]): string {
 /** The same label for each of `msgs`. */
 export function labeled(label: string, ...msgs: readonly string[]): Label[] {
 	return msgs.map((msg) => ({ msg, label }));
+}
+
+/**
+ * A diff answer as the pass holds it once read: `labels`, no decisions, dead ends or values, a narrative; `rest`
+ * changes any of it.
+ */
+export function rawAnswer(labels: readonly RawLabel[], rest: Partial<RawAnswer> = {}): RawAnswer {
+	return { labels: [...labels], decisions: [], deadEnds: [], values: [], narrative: "did things", ...rest };
 }

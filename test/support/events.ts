@@ -13,13 +13,15 @@ export const ruleAdded = (words: string, source: string, id?: string): Event => 
 	data: id === undefined ? { words, source } : { words, source, id },
 });
 export const ruleLifted = (target: string, by: string): Event => ({ type: "rule-lifted", data: { target, by } });
-export const decision = (text: string, evidence: string[] = []): Event => ({
+/** A decision made; with `id`, the id its producer decided, else none. */
+export const decision = (text: string, evidence: string[] = [], id?: string): Event => ({
 	type: "decision-made",
-	data: { text, evidence },
+	data: id === undefined ? { text, evidence } : { text, evidence, id },
 });
-export const deadEnd = (text: string, evidence: string[] = []): Event => ({
+/** A dead end found; with `id`, the id its producer decided, else none. */
+export const deadEnd = (text: string, evidence: string[] = [], id?: string): Event => ({
 	type: "dead-end-found",
-	data: { text, evidence },
+	data: id === undefined ? { text, evidence } : { text, evidence, id },
 });
 /** A note remembered; with `id`, the id `longhaul_remember` decided, else none. */
 export const note = (text: string, id?: string): Event => ({
@@ -39,7 +41,7 @@ export const command = (
 	cmd: string,
 	exitCode: number | null = 0,
 	span = 1,
-	toolCallId = `call-${id}`,
+	toolCallId: string | null = `call-${id}`,
 ): Event => ({
 	type: "command-recorded",
 	data: { id, command: cmd, exitCode, span, toolCallId, by: "tool" },

@@ -57,6 +57,29 @@ function idOf(entry: Raw | undefined): string {
 	return id;
 }
 
+/**
+ * One pass over `branch` in single mode, keeping from `firstKeptEntryId` (its last entry unless given), through
+ * `model`, the texts redacted by `redact`; no repository to look at, a clock that stands still.
+ */
+export function passOver(
+	branch: Raw[],
+	model: PassModel | undefined,
+	redact: PassCapabilities["redact"],
+	firstKeptEntryId = idOf(branch.at(-1)),
+): ReturnType<typeof runPass> {
+	return runPass(
+		{ branch, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings: PASS_SETTINGS },
+		{
+			model,
+			noModelReason: "none",
+			takeWorld: async () => ({ taken: false, reason: "not asked" }),
+			status: () => undefined,
+			now: () => 0,
+			redact,
+		},
+	);
+}
+
 /** A compaction entry holding a pass's details, as pi appends it after `parentId`. */
 export function compactionEntry(id: string, parentId: string, firstKeptEntryId: string, details: unknown): Raw {
 	return {

@@ -6,6 +6,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { comparedFacts, transcriptFacts } from "../../../src/eval/facts.js";
 import { runFactsCli } from "../../../src/eval/facts-cli.js";
+import { command } from "../../support/events.js";
 import { repoRoot } from "../../support/shared.js";
 import { assistant, compaction, result, user, v1Text } from "./v1-transcript.js";
 
@@ -33,10 +34,7 @@ const LONGHAUL = { stateFormat: 1, longhaul: true, span: 1, events: [] };
 /** The stored event of the session's `npm run dev` as C1. */
 const npmRunDev = {
 	seq: 1,
-	event: {
-		type: "command-recorded",
-		data: { id: "C1", command: "npm run dev", exitCode: 0, span: 1, toolCallId: "c1", by: "tool" },
-	},
+	event: command("C1", "npm run dev", 0, 1, "c1"),
 };
 
 const texts = (values: readonly { readonly text: string }[]) => values.map((v) => v.text);

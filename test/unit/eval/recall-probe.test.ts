@@ -38,22 +38,28 @@ function texts(context: Context): string[] {
 	});
 }
 
+/** The probe against a model that gives `replies` in turn: the contexts it was sent, the refs that ran, the answer. */
+async function probeWith(replies: AssistantMessage[]) {
+	const seen: Context[] = [];
+	const ran: string[] = [];
+	const answer = await answerWithRecall(
+		async (context) => {
+			seen.push(context);
+			return replies.shift() ?? fauxAssistantMessage("(none left)");
+		},
+		question,
+		tool(ran),
+	);
+	return { seen, ran, answer };
+}
+
 describe("the probe with longhaul_recall", () => {
 	it("runs the calls, sends their answers back, and the reply without calls is the answer", async () => {
-		const seen: Context[] = [];
 		const replies: AssistantMessage[] = [
 			fauxAssistantMessage([fauxToolCall(RECALL_TOOL, { ref: "C1" }, { id: "t1" })], { stopReason: "toolUse" }),
 			fauxAssistantMessage("RULES: none\nVALUES: port 8787"),
 		];
-		const ran: string[] = [];
-		const answer = await answerWithRecall(
-			async (context) => {
-				seen.push(context);
-				return replies.shift() ?? fauxAssistantMessage("(none left)");
-			},
-			question,
-			tool(ran),
-		);
+		const { seen, ran, answer } = await probeWith(replies);
 		expect(ran).toEqual(["C1"]);
 		expect(answer.recalls).toBe(1);
 		expect(answer.reply.content).toEqual([{ type: "text", text: "RULES: none\nVALUES: port 8787" }]);
@@ -84,7 +90,6 @@ describe("the probe with longhaul_recall", () => {
 	});
 
 	it("a call with bad arguments or to another tool gets an error result, and nothing runs, whatever the stop reason", async () => {
-		const seen: Context[] = [];
 		const replies: AssistantMessage[] = [
 			fauxAssistantMessage(
 				[fauxToolCall(RECALL_TOOL, { id: "C1" }, { id: "t1" }), fauxToolCall("bash", { command: "ls" }, { id: "t2" })],
@@ -93,15 +98,7 @@ describe("the probe with longhaul_recall", () => {
 			),
 			fauxAssistantMessage("NEXT: deploy"),
 		];
-		const ran: string[] = [];
-		const answer = await answerWithRecall(
-			async (context) => {
-				seen.push(context);
-				return replies.shift() ?? fauxAssistantMessage("(none left)");
-			},
-			question,
-			tool(ran),
-		);
+		const { seen, ran, answer } = await probeWith(replies);
 		expect(ran).toEqual([]);
 		expect(answer.recalls).toBe(1);
 		const results = (seen[1]?.messages ?? []).flatMap((m) => (m.role === "toolResult" ? [m] : []));

@@ -4,19 +4,17 @@ import type { Event } from "../../../src/events/index.js";
 import { commandsById, errorLabel, errorLine, renderSummary, spansView } from "../../../src/projections/index.js";
 import { fixedErrors, initialState, isOpen, openErrors } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
+import { command, editFixed, errorRecorded, spanClosed } from "../../support/events.js";
 
 // One error line for every place that draws one (src/projections/error-line.ts), and one answer to "is it open"
 // (src/reducers/open-errors.ts): a place differs from another only in the facets it asks for.
 
 const events = [
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "cd pkg && npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-	},
-	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
-	{ type: "error-recorded", data: { id: "E2", tool: "read", head: "ENOENT", span: 1, command: null } },
-	{ type: "error-fixed", data: { error: "E2", byTool: "read", path: "a.ts" } },
-	{ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } },
+	command("C1", "cd pkg && npm test", 1, 1, "t1"),
+	errorRecorded("E1", "3 failed", "C1"),
+	errorRecorded("E2", "ENOENT", null, 1, "read"),
+	editFixed("E2", "a.ts", "read"),
+	spanClosed(1),
 ] satisfies Event[];
 const state = applied(initialState, events);
 const error = (id: string) => state.errors.find((e) => e.id === id) ?? expect.unreachable(`no ${id} in the ledger`);

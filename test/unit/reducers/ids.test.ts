@@ -24,8 +24,8 @@ describe("ids decided with the events (docs/contracts.md, Stored sessions and id
 	it("an event with an id keeps it, and the counter moves past it", () => {
 		const state = applied(initialState, [
 			rule("never push", "u1", "R4"),
-			{ type: "decision-made", data: { text: "d", evidence: [], id: "D7" } },
-			{ type: "dead-end-found", data: { text: "x", evidence: [], id: "X2" } },
+			decision("d", [], "D7"),
+			deadEnd("x", [], "X2"),
 			note("a", "N3"),
 			note("b"),
 			rule("run the tests", "u2"),

@@ -32,11 +32,26 @@ function request(branch: readonly Raw[], firstKeptEntryId: string): PassRequest 
 }
 
 /** A compaction pi's own compactor wrote: a summary, no Longhaul details. */
+/** A pass over `branch` to f3, its model answering `script` in turn. */
+function passOn(branch: readonly Raw[], ...script: readonly Scripted[]) {
+	return runPass(request(branch, "f3"), caps(script).capabilities);
+}
+
 function piCompaction(id: string, parentId: string, firstKept: string, summary: string): Raw {
 	return { type: "compaction", id, parentId, timestamp: "t", summary, firstKeptEntryId: firstKept, tokensBefore: 1 };
 }
 
 /** A compaction holding a Longhaul pass's details, as pi appends it. */
+/** `before`, then pi's compaction p1 of it with `summary` (keeping from its last entry), then a user going on: f1 to f3. */
+function afterPi(before: readonly Raw[], summary: string): Raw[] {
+	const last = String(before.at(-1)?.id);
+	return [
+		...before,
+		piCompaction("p1", last, last, summary),
+		...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
+	];
+}
+
 function longhaulCompaction(id: string, parentId: string, firstKept: string, details: unknown): Raw {
 	return { ...piCompaction(id, parentId, firstKept, "state"), details };
 }
@@ -62,11 +77,7 @@ function liftedBeforePi(): Raw[] {
 describe("runPass taking over from another compactor", () => {
 	it("shows the foreign summary head and tail and asks the model to carry forward what it still holds", async () => {
 		const summary = `HEAD-OF-SUMMARY ${"middle words ".repeat(600)} TAIL-OF-SUMMARY`;
-		const branch = [
-			...chain([user("hello"), assistant("hi")]),
-			piCompaction("p1", "e2", "e2", summary),
-			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
-		];
+		const branch = afterPi(chain([user("hello"), assistant("hi")]), summary);
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u1", "u2"))]);
 		await runPass(request(branch, "f3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
@@ -119,7 +130,7 @@ describe("runPass taking over from another compactor", () => {
 
 	it("the reader's picks are recorded when the pass closes narrative-less, and the messages are carried", async () => {
 		const branch = liftedBeforePi();
-		const out = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
+		const out = await passOn(branch, new Error("boom"));
 		expect(out.kind).toBe("narrative-less");
 		const state = stateAfter(branch, out.details);
 		expect(state.rules).toEqual([{ id: "R1", text: "never use tabs", source: "u1" }]);
@@ -136,7 +147,7 @@ describe("runPass taking over from another compactor", () => {
 
 	it("a pick recorded narrative-less is withdrawn later like any correction: by a lift, or by a one-off label", async () => {
 		const branch = liftedBeforePi();
-		const first = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
+		const first = await passOn(branch, new Error("boom"));
 		const next = [
 			...branch,
 			longhaulCompaction("c1", "f3", "f3", first.details),
@@ -167,7 +178,7 @@ describe("runPass taking over from another compactor", () => {
 
 	it("taking over again, a pick recorded narrative-less stays in force under a `not a rule` label; `one-off` withdraws it", async () => {
 		const branch = liftedBeforePi();
-		const first = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
+		const first = await passOn(branch, new Error("boom"));
 		const next = [
 			...branch,
 			longhaulCompaction("c1", "f3", "f3", first.details),
@@ -193,42 +204,28 @@ describe("runPass taking over from another compactor", () => {
 	it("a pick over 600 characters is recorded from a label's exact words, else from the reader's sentences, never whole", async () => {
 		const pasted = `${"we went over the build output at length today. ".repeat(16)}Never commit generated files.`;
 		expect(pasted.length).toBeGreaterThan(600);
-		const branch = [
-			...chain([user(pasted), assistant("ok")]),
-			piCompaction("p1", "e2", "e2", "summary"),
-			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
-		];
+		const branch = afterPi(chain([user(pasted), assistant("ok")]), "summary");
 		const sentence = [["Never commit generated files.", "u1"]];
 		const rulesOf = (out: { details: unknown }) => stateAfter(branch, out.details).rules.map((r) => [r.text, r.source]);
 		const closeOf = (out: { details: unknown }) => stateAfter(branch, out.details).closes[0];
-		const narrativeLess = await runPass(request(branch, "f3"), caps([new Error("boom")]).capabilities);
+		const narrativeLess = await passOn(branch, new Error("boom"));
 		expect(rulesOf(narrativeLess)).toEqual(sentence);
-		const unlabeled = await runPass(
-			request(branch, "f3"),
-			caps([diffAnswer(labeled("not a rule", "u2", "u3"))]).capabilities,
-		);
+		const unlabeled = await passOn(branch, diffAnswer(labeled("not a rule", "u2", "u3")));
 		expect(rulesOf(unlabeled)).toEqual(sentence);
 		expect(closeOf(unlabeled)).toMatchObject({ kind: "whole", unlabeled: ["u1"] });
-		const inside = await runPass(
-			request(branch, "f3"),
-			caps([
-				diffAnswer([
-					{ msg: "u1", label: "rule", words: "ever commit generated files." },
-					...labeled("not a rule", "u2", "u3"),
-				]),
-			]).capabilities,
+		const inside = await passOn(
+			branch,
+			diffAnswer([
+				{ msg: "u1", label: "rule", words: "ever commit generated files." },
+				...labeled("not a rule", "u2", "u3"),
+			]),
 		);
 		expect(inside.calls).toHaveLength(1);
 		expect(rulesOf(inside)).toEqual(sentence);
 		expect(closeOf(inside)).toMatchObject({ kind: "whole", unlabeled: ["u1"] });
-		const exact = await runPass(
-			request(branch, "f3"),
-			caps([
-				diffAnswer([
-					{ msg: "u1", label: "rule", words: "Never commit generated" },
-					...labeled("not a rule", "u2", "u3"),
-				]),
-			]).capabilities,
+		const exact = await passOn(
+			branch,
+			diffAnswer([{ msg: "u1", label: "rule", words: "Never commit generated" }, ...labeled("not a rule", "u2", "u3")]),
 		);
 		expect(rulesOf(exact)).toEqual([["Never commit generated", "u1"]]);
 		expect(closeOf(exact)).toMatchObject({ kind: "whole", unlabeled: [] });
@@ -253,8 +250,8 @@ describe("runPass taking over from another compactor", () => {
 	});
 
 	it("only a one-off label keeps a pick from being recorded; a not-a-rule or no label leaves it recorded", async () => {
-		const branch = [
-			...chain([
+		const branch = afterPi(
+			chain([
 				user("never deploy on a Friday"),
 				assistant("ok"),
 				user("always use the staging db"),
@@ -262,9 +259,8 @@ describe("runPass taking over from another compactor", () => {
 				user("never force-push"),
 				assistant("ok"),
 			]),
-			piCompaction("p1", "e6", "e6", "summary"),
-			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
-		];
+			"summary",
+		);
 		const { capabilities } = caps([
 			diffAnswer([{ msg: "u1", label: "one-off" }, { msg: "u2", label: "not a rule" }, ...labeled("not a rule", "u4")]),
 		]);
@@ -277,16 +273,15 @@ describe("runPass taking over from another compactor", () => {
 	});
 
 	it("a pick labeled `rule and lifts u<n>` replaces the earlier rule", async () => {
-		const branch = [
-			...chain([
+		const branch = afterPi(
+			chain([
 				user("never use tabs"),
 				assistant("ok"),
 				user("switch to two-space indentation instead of tabs from now on"),
 				assistant("ok"),
 			]),
-			piCompaction("p1", "e4", "e4", "summary"),
-			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
-		];
+			"summary",
+		);
 		const { capabilities } = caps([
 			diffAnswer([{ msg: "u2", label: "rule and lifts u1" }, ...labeled("not a rule", "u3")]),
 		]);
@@ -299,16 +294,15 @@ describe("runPass taking over from another compactor", () => {
 	});
 
 	it("an unlabeled pick is recorded in message order, and a replacement it makes is asked about as in a span", async () => {
-		const branch = [
-			...chain([
+		const branch = afterPi(
+			chain([
 				user("never use tabs"),
 				assistant("ok"),
 				user("switch to two-space indentation instead of tabs from now on"),
 				assistant("ok"),
 			]),
-			piCompaction("p1", "e4", "e4", "summary"),
-			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
-		];
+			"summary",
+		);
 		const reply = labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]);
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3")), reply]);
 		const out = await runPass(request(branch, "f3"), capabilities);
@@ -330,11 +324,10 @@ describe("runPass taking over from another compactor", () => {
 
 	it("an earlier message is shown cut to its start; a rule there is recorded only from the exact words given", async () => {
 		const long = `We talked about the layout for a while and I think the structure is fine now, nothing else to add on that front. Tests go under tests/ and fixtures beside them, as in the other repos.`;
-		const branch = [
-			...chain([user(long), assistant("ok"), user("tests go under tests/"), assistant("ok")]),
-			piCompaction("p1", "e4", "e4", "summary"),
-			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
-		];
+		const branch = afterPi(
+			chain([user(long), assistant("ok"), user("tests go under tests/"), assistant("ok")]),
+			"summary",
+		);
 		const withoutWords = caps([
 			diffAnswer([{ msg: "u1", label: "rule" }, { msg: "u2", label: "rule" }, ...labeled("not a rule", "u3")]),
 		]);
@@ -362,16 +355,15 @@ describe("runPass taking over from another compactor", () => {
 	});
 
 	it("a value the foreign summary records is kept only where the earlier turn named shows it verbatim", async () => {
-		const branch = [
-			...chain([
+		const branch = afterPi(
+			chain([
 				user("start the dev server"),
 				bashCall("t1", "npm run dev"),
 				toolResult("t1", "ready: listening on localhost:5173"),
 				assistant("running"),
 			]),
-			piCompaction("p1", "e4", "e4", "The dev server runs on port 5173; the build took 42s."),
-			...chain([user("go on"), assistant("ok"), user("next")], "f", "p1"),
-		];
+			"The dev server runs on port 5173; the build took 42s.",
+		);
 		const values = [
 			{ name: "dev server port", value: "5173", turn: "u1" },
 			{ name: "build time", value: "42s", turn: "u1" },

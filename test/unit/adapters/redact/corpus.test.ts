@@ -10,11 +10,10 @@ import {
 	shown,
 } from "../../../../bench/redact-corpus.js";
 import { ordinaryStrings } from "../../../../bench/redact-ordinary-corpus.js";
-import { runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { createRedactor, marker, redactingModel } from "../../../../src/adapters/redact/index.js";
 import { decodeMessage, type Message } from "../../../../src/events/messages.js";
 import { bashCall, chain, toolResult, user } from "../../../support/entries.js";
-import { carefulModel, PASS_SETTINGS } from "../../../support/passes.js";
+import { carefulModel, passOver } from "../../../support/passes.js";
 import { hasShared, sharedTranscripts } from "../../../support/shared.js";
 
 const redactor = createRedactor(true);
@@ -85,23 +84,7 @@ describe("every secret of the corpus is redacted in every form: plain, coloured,
 				user("go on"),
 			]);
 			const model = carefulModel();
-			const outcome = await runPass(
-				{
-					branch: raws,
-					firstKeptEntryId: String(raws.at(-1)?.id),
-					cwd: "/nowhere",
-					signal: new AbortController().signal,
-					settings: PASS_SETTINGS,
-				},
-				{
-					model: redactingModel(model, redactor),
-					noModelReason: "none",
-					takeWorld: async () => ({ taken: false, reason: "not asked" }),
-					status: () => undefined,
-					now: () => 0,
-					redact: redactor.redactAll,
-				},
-			);
+			const outcome = await passOver(raws, redactingModel(model, redactor), redactor.redactAll);
 			const prompt = model.requests.map((r) => r.prompt).join("\n");
 			const summary = await redactor.redact(outcome.summary);
 			expect(summary).toContain("E1");

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { bashCall, chain, toolResult, user } from "../../../support/entries.js";
-import { answeringModel, PASS_SETTINGS } from "../../../support/passes.js";
+import { answeringModel, passOver } from "../../../support/passes.js";
 
 const redactor = createRedactor(true);
 const token = ["ghp", "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"].join("_");
@@ -19,23 +18,7 @@ async function pass() {
 	const model = answeringModel(() =>
 		JSON.stringify({ labels: [{ msg: "u1", label: "rule" }], narrative: "tried to push", now: "push" }),
 	);
-	const outcome = await runPass(
-		{
-			branch: raws,
-			firstKeptEntryId: String(raws.at(-1)?.id),
-			cwd: "/nowhere",
-			signal: new AbortController().signal,
-			settings: PASS_SETTINGS,
-		},
-		{
-			model,
-			noModelReason: "none",
-			takeWorld: async () => ({ taken: false, reason: "not asked" }),
-			status: () => undefined,
-			now: () => 0,
-			redact: redactor.redactAll,
-		},
-	);
+	const outcome = await passOver(raws, model, redactor.redactAll);
 	return { prompt: model.requests.map((r) => r.prompt).join("\n"), outcome };
 }
 

@@ -4,13 +4,12 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type PreviewCapabilities, runPreviewCli } from "../../../../src/adapters/cli/preview-cli.js";
 import { runStateCli } from "../../../../src/adapters/cli/state-cli.js";
-import { runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { createRedactor, redactingModel } from "../../../../src/adapters/redact/index.js";
 import { branchOf } from "../../../../src/events/branch.js";
 import { messageOf } from "../../../../src/events/messages.js";
 import { readTranscript } from "../../../../src/events/transcript.js";
 import { PI_KEEP_RECENT_TOKENS, piCut } from "../../../../src/pass/span/cut.js";
-import { answeringModel, compactionEntry, PASS_SETTINGS } from "../../../support/passes.js";
+import { answeringModel, compactionEntry, passOver } from "../../../support/passes.js";
 import { copyShared, describeShared, hasShared, sharedTranscripts } from "../../../support/shared.js";
 
 const MARKER = "[redacted:";
@@ -53,23 +52,7 @@ describeShared("the real transcripts, compacted once, carry no redaction marker 
 			const firstKeptEntryId = piCut(branch, PI_KEEP_RECENT_TOKENS) ?? "";
 			const model = answeringModel(() => readFileSync(join(answers, answer), "utf8"));
 			const raws = branch.map((e) => ({ ...e.raw, id: e.id, parentId: e.parentId }));
-			const outcome = await runPass(
-				{
-					branch: raws,
-					firstKeptEntryId,
-					cwd: "/nowhere",
-					signal: new AbortController().signal,
-					settings: PASS_SETTINGS,
-				},
-				{
-					model: redactingModel(model, redactor),
-					noModelReason: "none",
-					takeWorld: async () => ({ taken: false, reason: "not asked" }),
-					status: () => undefined,
-					now: () => 0,
-					redact: redactor.redactAll,
-				},
-			);
+			const outcome = await passOver(raws, redactingModel(model, redactor), redactor.redactAll);
 			const prompts = model.requests.map((r) => `${r.system}\n${r.prompt}`).join("\n");
 			expect(prompts).toContain("packages/");
 			expect(markedLines(prompts)).toEqual([]);

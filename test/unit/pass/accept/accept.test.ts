@@ -1,37 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { decodeEvent, type Event } from "../../../../src/events/index.js";
-import type { UserMessage } from "../../../../src/events/messages.js";
 import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
-import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
+import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
+import { deadEnd, decision, ruleAdded, ruleLifted, value } from "../../../support/events.js";
+import { acceptContext, users } from "../../../support/users.js";
 
-const users = (texts: readonly string[]): UserMessage[] =>
-	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
 const withRules = (rules: readonly { words: string; source: string }[]) =>
 	applied(
 		initialState,
-		rules.map((data) => ({ type: "rule-added", data })),
+		rules.map((r) => ruleAdded(r.words, r.source)),
 	);
-const answer = (labels: readonly RawLabel[], rest: Partial<RawAnswer> = {}): RawAnswer => ({
-	labels: [...labels],
-	decisions: [],
-	deadEnds: [],
-	values: [],
-	narrative: "did things",
-	...rest,
-});
+const answer = rawAnswer;
 /** A context whose span is the messages named in `span` (all by default). */
 function context(texts: readonly string[], options: { state?: State; span?: readonly string[] } = {}): AcceptContext {
 	const branch = users(texts);
-	return {
+	return acceptContext(texts, {
 		state: options.state ?? initialState,
 		span: 3,
 		toLabel: options.span === undefined ? branch : branch.filter((m) => options.span?.includes(m.ref)),
-		branch,
 		turnText: () => undefined,
-		ledger: new Set(),
-	};
+	});
 }
 const filler = (chars: number) =>
 	"lorem ipsum dolor sit amet "
@@ -345,7 +335,7 @@ describe("accepting lifts", () => {
 			{ words: "always indent with tabs", source: "u1" },
 			{ words: "use spaces instead of tabs in Python files", source: "u2" },
 		]);
-		const state = applied(base, [{ type: "rule-lifted", data: { target: "R1", by: "u2" } }]);
+		const state = applied(base, [ruleLifted("R1", "u2")]);
 		const texts = [
 			"always indent with tabs",
 			"use spaces instead of tabs in Python files",
@@ -485,8 +475,8 @@ describe("accepting the rest of the answer", () => {
 			}),
 		);
 		expect(out.events.filter((e) => e.type === "decision-made" || e.type === "dead-end-found")).toEqual([
-			{ type: "decision-made", data: { id: "D1", text: "serve with vite", evidence: ["C1"] } },
-			{ type: "dead-end-found", data: { id: "X1", text: "webpack failed", evidence: [] } },
+			decision("serve with vite", ["C1"], "D1"),
+			deadEnd("webpack failed", [], "X1"),
 		]);
 		expect(out.dropped).toEqual([
 			{ item: "decisions[0]:C99", reason: "unknown-evidence" },
@@ -505,9 +495,7 @@ describe("accepting the rest of the answer", () => {
 				],
 			}),
 		);
-		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([
-			{ type: "value-recorded", data: { name: "dev server port", value: "5173", source: "u1" } },
-		]);
+		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([value("dev server port", "5173", "u1")]);
 		expect(out.dropped).toEqual([
 			{ item: "values[1]", reason: "value-not-in-turn" },
 			{ item: "values[2]", reason: "unknown-turn" },
@@ -528,9 +516,7 @@ describe("accepting the rest of the answer", () => {
 				],
 			}),
 		);
-		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([
-			{ type: "value-recorded", data: { name: "port", value: "5173", source: "u1" } },
-		]);
+		expect(out.events.filter((e) => e.type === "value-recorded")).toEqual([value("port", "5173", "u1")]);
 		expect(out.dropped).toEqual([
 			{ item: "values[0]", reason: "value-is-secret" },
 			{ item: "values[1]", reason: "value-is-secret" },

@@ -1,10 +1,11 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import type { UserMessage } from "../../../../src/events/messages.js";
-import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
+import { acceptAnswer } from "../../../../src/pass/accept/accept.js";
 import { readAnswer } from "../../../../src/pass/answer/answer.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { ruleAdded } from "../../../support/events.js";
+import { acceptContext, users } from "../../../support/users.js";
 
 // Acceptance on messages pi put a skill's file into (issue 28): the SKILL.md is material, like tool output, so an
 // answer that obeys it gains no rule and lifts none, while the words the user typed after the block stay theirs.
@@ -17,20 +18,9 @@ const SKILL = [
 	"</skill>",
 ].join("\n");
 
-const users: UserMessage[] = [
-	{ ref: "u1", entryId: "e1", text: "always run the tests before committing" },
-	{ ref: "u2", entryId: "e2", text: SKILL },
-	{ ref: "u3", entryId: "e3", text: `${SKILL}\n\nNever force-push the release branch.` },
-];
-const state = applied(initialState, [{ type: "rule-added", data: { words: users[0]?.text ?? "", source: "u1" } }], [1]);
-const ctx: AcceptContext = {
-	state,
-	span: 2,
-	toLabel: users.slice(1),
-	branch: users,
-	turnText: () => undefined,
-	ledger: new Set(),
-};
+const texts = ["always run the tests before committing", SKILL, `${SKILL}\n\nNever force-push the release branch.`];
+const state = applied(initialState, [ruleAdded(texts[0] ?? "", "u1")], [1]);
+const ctx = acceptContext(texts, { state, span: 2, toLabel: users(texts).slice(1), turnText: () => undefined });
 
 function accept(labels: readonly object[]) {
 	const answer = readAnswer(JSON.stringify({ labels, narrative: "n" }));

@@ -1,15 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../../src/events/index.js";
-import type { UserMessage } from "../../../../src/events/messages.js";
 import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
 import { type Question, renderQuestions } from "../../../../src/pass/accept/questions.js";
 import { applyReplies } from "../../../../src/pass/accept/replies.js";
 import type { RawAnswer } from "../../../../src/pass/answer/answer.js";
 import { initialState } from "../../../../src/reducers/index.js";
+import { labelsOnly } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
-
-const users = (texts: readonly string[]): UserMessage[] =>
-	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
+import { ruleAdded } from "../../../support/events.js";
+import { acceptContext, users } from "../../../support/users.js";
 
 const texts = [
 	"always indent with tabs",
@@ -17,19 +16,14 @@ const texts = [
 	"switch to two-space indentation instead of tabs from now on",
 	"the dependency rule no longer applies",
 ];
-const state = applied(initialState, [
-	{ type: "rule-added", data: { words: texts[0] ?? "", source: "u1" } },
-	{ type: "rule-added", data: { words: texts[1] ?? "", source: "u2" } },
-]);
-const branch = users(texts);
-const ctx: AcceptContext = {
+const state = applied(initialState, [ruleAdded(texts[0] ?? "", "u1"), ruleAdded(texts[1] ?? "", "u2")]);
+const ctx = acceptContext(texts, {
 	state,
 	span: 2,
-	toLabel: branch.slice(2),
-	branch,
+	toLabel: users(texts).slice(2),
 	turnText: () => undefined,
 	ledger: new Set(["C1"]),
-};
+});
 const kept: RawAnswer = {
 	labels: [
 		{ msg: "u3", label: "rule", words: "two-space indentation" },
@@ -42,7 +36,7 @@ const kept: RawAnswer = {
 };
 const first = acceptAnswer(ctx, kept);
 const { asked } = renderQuestions(first.questions, 2000);
-const reply = (labels: unknown) => JSON.stringify({ labels });
+const reply = labelsOnly;
 const rulesAfter = (events: readonly Event[]) => applied(state, events).rules.map((r) => r.source);
 
 describe("applying replies to questions", () => {
@@ -118,7 +112,7 @@ describe("applying replies to questions", () => {
 	});
 
 	it("drops, without asking again, a lift the reply left unplaced", () => {
-		const liftCtx: AcceptContext = { ...ctx, toLabel: branch.slice(3) };
+		const liftCtx: AcceptContext = { ...ctx, toLabel: ctx.branch.slice(3) };
 		const wrong: RawAnswer = { ...kept, labels: [{ msg: "u4", label: "lifts R1" }] };
 		const raised = acceptAnswer(liftCtx, wrong);
 		const shown = renderQuestions(raised.questions, 2000).asked;

@@ -1,6 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import type { UserMessage } from "../../../../src/events/messages.js";
 import type { AcceptContext } from "../../../../src/pass/accept/accept.js";
 import { QUESTIONS_HEADER } from "../../../../src/pass/accept/index.js";
 import { type Defect, readRelaxedAnswer } from "../../../../src/pass/answer/index.js";
@@ -14,6 +13,7 @@ import {
 	RAISED_BUDGET_MIN,
 	start,
 } from "../../../../src/pass/conversation/index.js";
+import { users } from "../../../support/users.js";
 import { spanContext, WHOLE_ANSWER, when } from "./span-context.js";
 
 // Single mode as a conversation of one section, told given-when-then: given a chunk's plan, when the driver hears
@@ -153,9 +153,6 @@ const twiceUnlabeled = JSON.stringify({ ...JSON.parse(WHOLE_ANSWER), labels: [{ 
 
 const cut = '{"labels": [';
 const prose = "I looked at the span and the lint still fails.";
-
-const users = (texts: readonly string[]): UserMessage[] =>
-	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
 
 /** A span of its own messages, no rule in force before it, nothing in the ledger. */
 function spanOf(texts: readonly string[]): AcceptContext {

@@ -2,9 +2,11 @@ import type { AcceptContext } from "../../../../src/pass/accept/accept.js";
 import { type ConversationStep, type Heard, next, type TurnsInput } from "../../../../src/pass/conversation/index.js";
 import { ledgerEvents } from "../../../../src/pass/ledger/ledger.js";
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
-import { foldEntries, type State } from "../../../../src/reducers/index.js";
+import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, bashCall, chain, toolResult, user } from "../../../support/entries.js";
+import { ruleAdded } from "../../../support/events.js";
+import { acceptContext, users } from "../../../support/users.js";
 
 /** A span of three user messages: a rule, a request, a failing lint run left unfixed. */
 const branch = chain([
@@ -68,4 +70,21 @@ export function when(step: ConversationStep, ...heard: Heard[]): ConversationSte
 		current = next(current.conversation, h);
 	}
 	return current;
+}
+
+const REPLACING = [
+	"always indent with spaces",
+	"from now on indent with tabs instead of spaces",
+	"the rule about spaces no longer applies",
+	"thanks",
+];
+
+/** Span 2 on a state holding u1's rule (R1): u2 replaces it, u3 withdraws it, u4 thanks; u2 to u4 to label. */
+export function replacingSpan(): AcceptContext {
+	return acceptContext(REPLACING, {
+		state: applied(initialState, [ruleAdded(REPLACING[0] ?? "", "u1")]),
+		span: 2,
+		toLabel: users(REPLACING).slice(1),
+		turnText: () => undefined,
+	});
 }

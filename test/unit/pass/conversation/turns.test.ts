@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { UserMessage } from "../../../../src/events/index.js";
 import type { AcceptContext } from "../../../../src/pass/accept/accept.js";
 import {
 	type ConversationState,
@@ -12,10 +11,10 @@ import {
 	turnsPlan,
 } from "../../../../src/pass/conversation/index.js";
 import type { TurnSectionResult } from "../../../../src/pass/conversation/turn-section.js";
-import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { ruleAdded, ruleLifted } from "../../../support/events.js";
 import { callOf, doneConversation, reply, sendOf, showCall as showCalls, textOf as stepText } from "./heard.js";
-import { spanContext, when } from "./span-context.js";
+import { replacingSpan, spanContext, when } from "./span-context.js";
 
 // Turns mode as the same decider with five sections, told given-when-then: given the span's plan and budgets, when
 // the driver hears these replies at these times, then the decider sends this next, or is done. No model involved.
@@ -273,30 +272,12 @@ describe("turns mode's text sections", () => {
 });
 
 // The labels section on its own, for a span on a state holding u1's rule: u2 replaces it, u3 withdraws it.
-const users: UserMessage[] = [
-	{ ref: "u1", entryId: "e1", text: "always indent with spaces" },
-	{ ref: "u2", entryId: "e2", text: "from now on indent with tabs instead of spaces" },
-	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
-	{ ref: "u4", entryId: "e4", text: "thanks" },
-];
-const ruled = applied(initialState, [
-	{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
-]);
-const labelsCtx: AcceptContext = {
-	state: ruled,
-	span: 2,
-	toLabel: users.slice(1),
-	branch: users,
-	turnText: () => undefined,
-	ledger: new Set(),
-};
+const labelsCtx = replacingSpan();
+const { branch: users, state: ruled } = labelsCtx;
 /** u2 narrowed u1's rule (R1) into its own (R2): a lift of R1 is refused, its rule replaced. */
 const narrowedCtx: AcceptContext = {
 	...labelsCtx,
-	state: applied(ruled, [
-		{ type: "rule-added", data: { words: users[1]?.text ?? "", source: "u2" } },
-		{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
-	]),
+	state: applied(ruled, [ruleAdded(users[1]?.text ?? "", "u2"), ruleLifted("R1", "u2")]),
 	toLabel: users.slice(2),
 };
 

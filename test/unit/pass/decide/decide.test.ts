@@ -3,7 +3,6 @@ import type { Event } from "../../../../src/events/index.js";
 import type { UserMessage } from "../../../../src/events/messages.js";
 import type { World } from "../../../../src/events/world.js";
 import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
-import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js";
 import {
 	type CloseFacts,
 	type DiffResult,
@@ -14,31 +13,26 @@ import {
 	EMPTY_SPAN_LINE,
 } from "../../../../src/pass/decide/decide.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
+import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
+import {
+	command,
+	decision,
+	errorRecorded,
+	narrative,
+	nowSet,
+	ruleAdded,
+	spanClosed,
+	value,
+} from "../../../support/events.js";
 
 // Given this state and these inputs, then these events: the pass's decisions, without a model or a session.
 
 const msg = (n: number, text: string): UserMessage => ({ ref: `u${n}`, entryId: `e${n}`, text });
 const WORLD: World = { taken: false, reason: "not a git repository" };
-const twoRules = applied(initialState, [
-	{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
-	{ type: "rule-added", data: { words: "run the tests first", source: "u2" } },
-]);
-const ledger: Event[] = [
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-	},
-	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "1 failing", span: 1, command: "C1" } },
-];
-const answer = (labels: readonly RawLabel[], rest: Partial<RawAnswer> = {}): RawAnswer => ({
-	labels: [...labels],
-	decisions: [],
-	deadEnds: [],
-	values: [],
-	narrative: "did things",
-	...rest,
-});
+const twoRules = applied(initialState, [ruleAdded("never push to main", "u1"), ruleAdded("run the tests first", "u2")]);
+const ledger: Event[] = [command("C1", "npm test", 1, 1, "t1"), errorRecorded("E1", "1 failing", "C1")];
+const answer = rawAnswer;
 const ctxOn = (state: State, toLabel: readonly UserMessage[]): AcceptContext => ({
 	state,
 	span: 1,
@@ -73,7 +67,7 @@ describe("decidingFrom", () => {
 describe("decideWithoutModel", () => {
 	it("given standing picks and no model, then each pick is a rule with the id after the state's, and the reason stands", () => {
 		const d = decideWithoutModel(decidingFrom(twoRules, ledger), [pick], "no-model");
-		expect(d.picked).toEqual([{ type: "rule-added", data: { id: "R3", words: "always use tabs", source: "u3" } }]);
+		expect(d.picked).toEqual([ruleAdded("always use tabs", "u3", "R3")]);
 		expect(d.state.rules.map((r) => r.id)).toEqual(["R1", "R2", "R3"]);
 		expect(d.reason).toBe("no-model");
 	});
@@ -126,7 +120,7 @@ describe("decideAnswer", () => {
 
 	it("given no accepted answer for the first diff, then the standing picks are recorded by code", () => {
 		const d = decideAnswer(decidingFrom(twoRules, ledger), failed("model-error"), [pick]);
-		expect(d.picked).toEqual([{ type: "rule-added", data: { id: "R3", words: "always use tabs", source: "u3" } }]);
+		expect(d.picked).toEqual([ruleAdded("always use tabs", "u3", "R3")]);
 		expect([d.diffs, d.failed, d.reason]).toEqual([1, 1, "model-error"]);
 	});
 
@@ -144,11 +138,10 @@ describe("decideClose", () => {
 		accepted: { events, labeled, labels: labeled.map((m) => ({ msg: m, label: "not a rule" })), dropped: [] },
 		reason: null,
 	});
-	const narrative = (text: string): Event => ({ type: "narrative-line", data: { span: 1, text } });
-	const now: Event = { type: "now-set", data: { text: "next: ship" } };
+	const now: Event = nowSet("next: ship");
 
 	it("given every diff accepted, then the span closes whole, leaving unlabeled only what no answer judged", () => {
-		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("fixed the test")], ["u3"]), []);
+		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(1, "fixed the test")], ["u3"]), []);
 		const close = decideClose(d, facts(twoRules, span));
 		expect(close.kind).toBe("whole");
 		expect(close.reason).toBeNull();
@@ -159,28 +152,25 @@ describe("decideClose", () => {
 			"narrative-line",
 			"span-closed",
 		]);
-		expect(close.closed.events.at(-1)).toEqual({
-			type: "span-closed",
-			data: { span: 1, kind: "whole", unlabeled: ["u4"], reason: null },
-		});
+		expect(close.closed.events.at(-1)).toEqual(spanClosed(1, "whole", ["u4"]));
 		expect(close.record.commands).toEqual([{ id: "C1", command: "npm test", exitCode: 1 }]);
 		expect(close.record.errors).toEqual([{ id: "E1", tool: "bash", head: "1 failing" }]);
 		expect(close.closed.details.events[0]?.seq).toBe(twoRules.lastSeq + 1);
 	});
 
 	it("given two chunks' narratives, then the close keeps one line, joined, where Now follows it", () => {
-		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("first half"), now], ["u3"]), []);
-		const two = decideAnswer(one, taken([narrative("second half")], ["u4"]), []);
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(1, "first half"), now], ["u3"]), []);
+		const two = decideAnswer(one, taken([narrative(1, "second half")], ["u4"]), []);
 		const close = decideClose(two, facts(twoRules, span));
 		const accepted = close.closed.events.filter((e) => e.type === "narrative-line" || e.type === "now-set");
-		expect(accepted).toEqual([narrative("first half; second half"), now]);
+		expect(accepted).toEqual([narrative(1, "first half; second half"), now]);
 		expect(close.accepted).toBe(3);
 	});
 
 	it("given two chunks' narratives and no Now, then the joined line follows every other event, none lost", () => {
-		const decision: Event = { type: "decision-made", data: { text: "use pnpm", evidence: ["C1"] } };
-		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("first half"), decision], ["u3"]), []);
-		const two = decideAnswer(one, taken([narrative("second half")], ["u4"]), []);
+		const pnpm = decision("use pnpm", ["C1"]);
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(1, "first half"), pnpm], ["u3"]), []);
+		const two = decideAnswer(one, taken([narrative(1, "second half")], ["u4"]), []);
 		const close = decideClose(two, facts(twoRules, span));
 		expect(eventTypes(close.closed.events)).toEqual([
 			"command-recorded",
@@ -190,29 +180,31 @@ describe("decideClose", () => {
 			"narrative-line",
 			"span-closed",
 		]);
-		expect(close.closed.events.find((e) => e.type === "narrative-line")).toEqual(narrative("first half; second half"));
+		expect(close.closed.events.find((e) => e.type === "narrative-line")).toEqual(
+			narrative(1, "first half; second half"),
+		);
 	});
 
 	it("given narratives that join past 600 characters, then the one line is their first 600", () => {
 		const [a, b] = ["a".repeat(400), "b".repeat(400)];
-		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(a)], ["u3"]), []);
-		const close = decideClose(decideAnswer(one, taken([narrative(b)], ["u4"]), []), facts(twoRules, span));
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(1, a)], ["u3"]), []);
+		const close = decideClose(decideAnswer(one, taken([narrative(1, b)], ["u4"]), []), facts(twoRules, span));
 		const line = close.closed.events.find((e) => e.type === "narrative-line");
-		expect(line).toEqual(narrative(`${a}; ${b}`.slice(0, 600)));
+		expect(line).toEqual(narrative(1, `${a}; ${b}`.slice(0, 600)));
 	});
 
 	it("given one chunk's narrative, then it is kept as the answer gave it, in its place and whole", () => {
 		const long = "c".repeat(700);
-		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([now, narrative(long)], ["u3", "u4"]), []);
+		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([now, narrative(1, long)], ["u3", "u4"]), []);
 		const close = decideClose(d, facts(twoRules, span));
 		const kept = close.closed.events.filter((e) => e.type === "narrative-line" || e.type === "now-set");
-		expect(kept).toEqual([now, narrative(long)]);
+		expect(kept).toEqual([now, narrative(1, long)]);
 	});
 
 	it("given a Now after other events, then the joined narrative stands just before the Now", () => {
-		const decision: Event = { type: "decision-made", data: { text: "use pnpm", evidence: ["C1"] } };
-		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([decision, narrative("first"), now], ["u3"]), []);
-		const close = decideClose(decideAnswer(one, taken([narrative("second")], ["u4"]), []), facts(twoRules, span));
+		const pnpm = decision("use pnpm", ["C1"]);
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([pnpm, narrative(1, "first"), now], ["u3"]), []);
+		const close = decideClose(decideAnswer(one, taken([narrative(1, "second")], ["u4"]), []), facts(twoRules, span));
 		expect(eventTypes(close.closed.events).slice(3)).toEqual([
 			"decision-made",
 			"narrative-line",
@@ -222,11 +214,8 @@ describe("decideClose", () => {
 	});
 
 	it("given accepted labels and a value, then the span record carries the labels and the value", () => {
-		const value: Event = {
-			type: "value-recorded",
-			data: { name: "port", value: "8080", source: "C1" },
-		};
-		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("ran it"), value], ["u3", "u4"]), []);
+		const port = value("port", "8080", "C1");
+		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(1, "ran it"), port], ["u3", "u4"]), []);
 		const close = decideClose(d, facts(twoRules, span));
 		expect(close.record.labels).toEqual([
 			{ msg: "u3", label: "not a rule" },
@@ -239,11 +228,13 @@ describe("decideClose", () => {
 		const d = decideAnswer(decidingFrom(twoRules, ledger), taken([now], ["u3", "u4"]), []);
 		const close = decideClose(d, facts(twoRules, span));
 		expect(close.kind).toBe("whole");
-		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([narrative("(no narrative given)")]);
+		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([
+			narrative(1, "(no narrative given)"),
+		]);
 	});
 
 	it("given one of two diffs accepted, then the span closes partial with the reason and every message unlabeled", () => {
-		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative("first half")], ["u3"]), []);
+		const one = decideAnswer(decidingFrom(twoRules, ledger), taken([narrative(1, "first half")], ["u3"]), []);
 		const close = decideClose(decideAnswer(one, failed("model-error"), []), facts(twoRules, span));
 		expect(close.kind).toBe("partial");
 		expect(close.reason).toBe("model-error");
@@ -255,8 +246,8 @@ describe("decideClose", () => {
 		const close = decideClose(d, facts(twoRules, [pick, ...span]));
 		expect(close.kind).toBe("narrative-less");
 		expect(close.closed.events.filter((e) => e.type === "rule-added" || e.type === "narrative-line")).toEqual([
-			{ type: "rule-added", data: { id: "R3", words: "always use tabs", source: "u3" } },
-			narrative("(narrative-less: model-error)"),
+			ruleAdded("always use tabs", "u3", "R3"),
+			narrative(1, "(narrative-less: model-error)"),
 		]);
 		expect(close.closed.state.rules.map((r) => r.id)).toEqual(["R1", "R2", "R3"]);
 	});
@@ -265,7 +256,7 @@ describe("decideClose", () => {
 		const d = decideWithoutModel(decidingFrom(twoRules, []), [], null);
 		const close = decideClose(d, facts(twoRules, [], { ledger: [], empty: true }));
 		expect(close.kind).toBe("whole");
-		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([narrative(EMPTY_SPAN_LINE)]);
+		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([narrative(1, EMPTY_SPAN_LINE)]);
 		expect(close.accepted).toBe(1);
 	});
 
@@ -280,7 +271,7 @@ describe("decideClose", () => {
 		const close = decideClose(decideWithoutModel(decidingFrom(twoRules, ledger), [], null), facts(twoRules, span));
 		expect([close.kind, close.reason]).toEqual(["narrative-less", null]);
 		expect(close.closed.events.filter((e) => e.type === "narrative-line")).toEqual([
-			narrative("(narrative-less: no verified answer)"),
+			narrative(1, "(narrative-less: no verified answer)"),
 		]);
 	});
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_NOTE_CHARS, noteRefusal, rememberedNote } from "../../../../src/pass/decide/index.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { decision, note, ruleAdded } from "../../../support/events.js";
 
 // The note `longhaul_remember` stores: refused whole or kept whole, and stored with the id the fold gives it.
 
@@ -21,18 +22,15 @@ describe("noteRefusal", () => {
 
 describe("rememberedNote", () => {
 	it("gives the first note N1 and keeps its text", () => {
-		expect(rememberedNote(initialState, "the port is 8080")).toEqual({
-			type: "note-remembered",
-			data: { id: "N1", text: "the port is 8080" },
-		});
+		expect(rememberedNote(initialState, "the port is 8080")).toEqual(note("the port is 8080", "N1"));
 	});
 
 	it("gives the id after the state's notes, and the state's other lists change nothing", () => {
 		const state = applied(initialState, [
-			{ type: "note-remembered", data: { text: "one" } },
-			{ type: "note-remembered", data: { text: "two" } },
-			{ type: "rule-added", data: { words: "never push to main", source: "u1" } },
-			{ type: "decision-made", data: { text: "use pnpm", evidence: [] } },
+			note("one"),
+			note("two"),
+			ruleAdded("never push to main", "u1"),
+			decision("use pnpm"),
 		]);
 		const event = rememberedNote(state, "three");
 		expect(event.data).toEqual({ id: "N3", text: "three" });
@@ -44,7 +42,7 @@ describe("rememberedNote", () => {
 	});
 
 	it("gives the id the fold gives after a stored note whose id ran ahead of the count", () => {
-		const state = applied(initialState, [{ type: "note-remembered", data: { id: "N7", text: "seven" } }]);
+		const state = applied(initialState, [note("seven", "N7")]);
 		const event = rememberedNote(state, "next");
 		expect(applied(state, [event]).notes.at(-1)).toEqual({ id: event.data.id, text: "next" });
 		expect(event.data.id).toBe("N8");

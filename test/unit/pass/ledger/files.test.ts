@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Message, ToolCall } from "../../../../src/events/index.js";
 import { callsThatRan, fileEvents } from "../../../../src/pass/ledger/files.js";
+import { files } from "../../../support/events.js";
 
 const call = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: args });
 const assistant = (calls: readonly ToolCall[], stopReason = "toolUse"): Message => ({
@@ -28,9 +29,7 @@ describe("files a span touched", () => {
 				call("3", "write", { path: "docs/c.md", content: "" }),
 			]),
 		]);
-		expect(events).toEqual([
-			{ type: "files-touched", data: { read: ["src/a.ts"], modified: ["src/b.ts", "docs/c.md"] } },
-		]);
+		expect(events).toEqual([files(["src/a.ts"], ["src/b.ts", "docs/c.md"])]);
 	});
 
 	it("de-duplicates each list in first-seen order", () => {
@@ -42,7 +41,7 @@ describe("files a span touched", () => {
 				call("5", "edit", { path: "z" }),
 			]),
 		]);
-		expect(events).toEqual([{ type: "files-touched", data: { read: ["b", "a"], modified: ["z"] } }]);
+		expect(events).toEqual([files(["b", "a"], ["z"])]);
 	});
 
 	it("gives nothing when no file was touched", () => {
@@ -63,7 +62,7 @@ describe("files a span touched", () => {
 			result("1", "edit", true),
 			result("2", "edit", false),
 		]);
-		expect(events).toEqual([{ type: "files-touched", data: { read: [], modified: ["b.ts"] } }]);
+		expect(events).toEqual([files([], ["b.ts"])]);
 	});
 
 	it("skips the calls of a message that stopped with an error or was aborted, since pi ran none", () => {

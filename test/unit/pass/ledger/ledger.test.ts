@@ -3,6 +3,7 @@ import type { Event, EventOf, Message, ToolCall } from "../../../../src/events/i
 import { errorHead, HEAD_CHARS, ledgerEvents, ledgerOf, toolExitCode } from "../../../../src/pass/ledger/ledger.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
+import { modelFailed } from "../../../support/events.js";
 
 const bash = (id: string, command: string): ToolCall => ({ id, name: "bash", arguments: { command } });
 const tool = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: args });
@@ -429,9 +430,7 @@ describe("ids and merging with the prior state", () => {
 		const prior = applied(initialState, read(messages, 2));
 		expect(prior.modelFailures).toHaveLength(2);
 		expect(read(messages, 2, prior)).toEqual([]);
-		expect(read(messages.slice(0, 1), 3, prior)).toEqual([
-			{ type: "model-failed", data: { span: 3, head: "overloaded" } },
-		]);
+		expect(read(messages.slice(0, 1), 3, prior)).toEqual([modelFailed(3, "overloaded")]);
 	});
 
 	it("gives no E<n> to a model failure: the next error's id follows the errors only", () => {
@@ -622,6 +621,6 @@ describe("runs, errors and fixes as real sessions have them", () => {
 	it("records the second model failure of a head as new when the prior state knows only one of that span", () => {
 		const prior = applied(initialState, read([assistant([], "error", "overloaded")], 2));
 		const twice = [assistant([], "error", "overloaded"), assistant([], "error", "overloaded")];
-		expect(read(twice, 2, prior)).toEqual([{ type: "model-failed", data: { span: 2, head: "overloaded" } }]);
+		expect(read(twice, 2, prior)).toEqual([modelFailed(2, "overloaded")]);
 	});
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../../src/events/index.js";
 import { VALUES_PER_COMMAND, VALUES_PER_SPAN, valueEvents } from "../../../../src/pass/ledger/values.js";
+import { value } from "../../../support/events.js";
 
 const valuesOf = (output: string, id = "C1") =>
 	valueEvents([{ id, output }]).flatMap((e: Event) => (e.type === "value-recorded" ? [e.data] : []));
@@ -86,7 +87,7 @@ describe("values learned from command output", () => {
 			...Array.from({ length: VALUES_PER_SPAN - 1 }, (_, i) => ({ id: `C${i + 2}`, output: `port ${2000 + i}` })),
 		];
 		const first = valueEvents(outputs)[0];
-		expect(first).toEqual({ type: "value-recorded", data: { name: "port", value: "1111", source: "C1" } });
+		expect(first).toEqual(value("port", "1111", "C1"));
 	});
 
 	it("sources a value several commands printed to the newest of them, once", () => {
@@ -94,7 +95,7 @@ describe("values learned from command output", () => {
 			{ id: "C1", output: "12 passed" },
 			{ id: "C2", output: "12 passed" },
 		]);
-		expect(events).toEqual([{ type: "value-recorded", data: { name: "count", value: "12 passed", source: "C2" } }]);
+		expect(events).toEqual([value("count", "12 passed", "C2")]);
 	});
 
 	it("scans only the head and tail of a huge output, never cutting a token", () => {

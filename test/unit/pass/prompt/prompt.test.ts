@@ -2,6 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Event, Message, ToolCall, UserMessage } from "../../../../src/events/index.js";
 import { diffPrompt, isCut, type PromptInput, RULE_DEFINITION } from "../../../../src/pass/prompt/index.js";
 import { initialState, type LedgerError, type State } from "../../../../src/reducers/index.js";
+import {
+	editFixed,
+	errorFixed,
+	errorRecorded,
+	files,
+	command as toolCommand,
+	userCommand,
+} from "../../../support/events.js";
 
 const u = (ref: string, text: string): UserMessage => ({ ref, entryId: `e-${ref}`, text });
 const call = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: args });
@@ -20,10 +28,9 @@ const result = (toolCallId: string, toolName: string, text: string, isError = fa
 	isError,
 	details: undefined,
 });
-const command = (id: string, cmd: string, exitCode: number | null, toolCallId: string | null): Event => ({
-	type: "command-recorded",
-	data: { id, command: cmd, exitCode, span: 3, toolCallId, by: toolCallId === null ? "user" : "tool" },
-});
+/** A span-3 command: the bash tool's from call `toolCallId`, or with none the user's own `!` run. */
+const command = (id: string, cmd: string, exitCode: number | null, toolCallId: string | null): Event =>
+	toolCallId === null ? userCommand(id, cmd, exitCode, 3) : toolCommand(id, cmd, exitCode, 3, toolCallId);
 
 /** An empty span 3: the base each test adds its part to. */
 const base: PromptInput = {
@@ -173,14 +180,11 @@ describe("the ledger ids a model may cite", () => {
 		const ledger: Event[] = [
 			command("C5", "npm run lint &&\n\tnpm test", 2, "t1"),
 			command("C6", "npm run dev", null, null),
-			{
-				type: "error-recorded",
-				data: { id: "E3", tool: "bash", head: "lint failed\n3 problems", span: 3, command: "C5" },
-			},
-			{ type: "error-recorded", data: { id: "E4", tool: "edit", head: "oldText not found", span: 3, command: null } },
-			{ type: "error-fixed", data: { error: "E3", by: "C7" } },
-			{ type: "error-fixed", data: { error: "E4", byTool: "edit", path: "src/a.ts" } },
-			{ type: "files-touched", data: { read: ["a.ts"], modified: [] } },
+			errorRecorded("E3", "lint failed\n3 problems", "C5", 3),
+			errorRecorded("E4", "oldText not found", null, 3, "edit"),
+			errorFixed("E3", "C7"),
+			editFixed("E4", "src/a.ts"),
+			files(["a.ts"]),
 		];
 		expect(section({ ledger }, "Ledger ids you may cite")).toEqual([
 			"C5 [exit 2] npm run lint && npm test",
@@ -195,7 +199,7 @@ describe("the ledger ids a model may cite", () => {
 	it("given a long command and a long error head, then each is cut at 120 characters", () => {
 		const ledger: Event[] = [
 			command("C1", `echo ${"x".repeat(200)}`, 0, "t1"),
-			{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "😀".repeat(100), span: 3, command: null } },
+			errorRecorded("E1", "😀".repeat(100), null, 3),
 		];
 		expect(section({ ledger }, "Ledger ids you may cite")).toEqual([
 			`C1 [exit 0] echo ${"x".repeat(115)}…`,
@@ -206,15 +210,13 @@ describe("the ledger ids a model may cite", () => {
 
 describe("the files of the span", () => {
 	it("given files modified and read, then one line each, names joined by commas", () => {
-		const ledger: Event[] = [
-			{ type: "files-touched", data: { modified: ["src/a.ts", "src/b.ts"], read: ["README.md", "package.json"] } },
-		];
+		const ledger: Event[] = [files(["README.md", "package.json"], ["src/a.ts", "src/b.ts"])];
 		expect(section({ ledger }, "Files")).toEqual(["modified: src/a.ts, src/b.ts", "read: README.md, package.json"]);
 	});
 
 	it("given only files read, or only modified, then only that line", () => {
-		const read: Event[] = [{ type: "files-touched", data: { modified: [], read: ["src/c.ts"] } }];
-		const modified: Event[] = [{ type: "files-touched", data: { modified: ["src/d.ts"], read: [] } }];
+		const read: Event[] = [files(["src/c.ts"])];
+		const modified: Event[] = [files([], ["src/d.ts"])];
 		expect(section({ ledger: read }, "Files")).toEqual(["read: src/c.ts"]);
 		expect(section({ ledger: modified }, "Files")).toEqual(["modified: src/d.ts"]);
 	});

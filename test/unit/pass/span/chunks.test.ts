@@ -3,6 +3,7 @@ import type { Event, Message, UserMessage } from "../../../../src/events/index.j
 import { chunkCount, chunksOf, ledgerIds } from "../../../../src/pass/span/chunks.js";
 import type { SpanSlice } from "../../../../src/pass/span/span.js";
 import { evolve, initialState } from "../../../../src/reducers/index.js";
+import { command, errorRecorded, ruleAdded } from "../../../support/events.js";
 
 /** A slice of `roles` (u = user, a = assistant), its user messages numbered u1, u2, … in order. */
 function sliceOf(roles: string): SpanSlice {
@@ -95,25 +96,15 @@ describe("chunksOf", () => {
 });
 
 describe("ledgerIds", () => {
-	const command = (id: string): Event => ({
-		type: "command-recorded",
-		data: { id, command: "npm test", exitCode: 1, span: 1, toolCallId: null, by: "tool" },
-	});
-	const error = (id: string): Event => ({
-		type: "error-recorded",
-		data: { id, tool: "bash", head: "failed", span: 1, command: null },
-	});
+	const ran = (id: string): Event => command(id, "npm test", 1, 1, null);
+	const error = (id: string): Event => errorRecorded(id, "failed");
 
 	it("holds the state's commands and errors and the span ledger's, and nothing else the ledger holds", () => {
 		const state = evolve(
 			initialState,
-			[command("C1"), error("E1")].map((event) => ({ seq: null, event })),
+			[ran("C1"), error("E1")].map((event) => ({ seq: null, event })),
 		);
-		const ledger: Event[] = [
-			command("C2"),
-			error("E2"),
-			{ type: "rule-added", data: { words: "never use tabs", source: "u1" } },
-		];
+		const ledger: Event[] = [ran("C2"), error("E2"), ruleAdded("never use tabs", "u1")];
 		expect([...ledgerIds(state, ledger)].sort()).toEqual(["C1", "C2", "E1", "E2"]);
 	});
 

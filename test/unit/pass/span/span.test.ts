@@ -14,6 +14,7 @@ import {
 } from "../../../../src/pass/span/span.js";
 import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { ruleAdded, spanClosed } from "../../../support/events.js";
 import { passCaps } from "../../../support/passes.js";
 import { scriptedModel } from "../../../support/scripted-model.js";
 
@@ -32,10 +33,8 @@ function compaction(id: string, parentId: string, firstKept: string, details?: u
 	};
 }
 
-const closed = (span: number, kind: "whole" | "narrative-less", unlabeled: readonly string[]): Event => ({
-	type: "span-closed",
-	data: { span, kind, unlabeled: [...unlabeled], reason: kind === "whole" ? null : "model-threw:Error" },
-});
+const closed = (span: number, kind: "whole" | "narrative-less", unlabeled: readonly string[]): Event =>
+	spanClosed(span, kind, [...unlabeled], kind === "whole" ? null : "model-threw:Error");
 
 function longhauls(span: number, events: readonly Event[]) {
 	return { stateFormat: 1, longhaul: true, span, events: events.map((event, i) => ({ seq: i + 1, event })) };
@@ -118,7 +117,7 @@ function request(branch: readonly Raw[], firstKeptEntryId: string, messages?: re
 
 describe("runPass over pi's span", () => {
 	it("an empty span closes whole with no model call, and the state carries over", async () => {
-		const rule: Event = { type: "rule-added", data: { words: "never use tabs", source: "u1" } };
+		const rule: Event = ruleAdded("never use tabs", "u1");
 		const raws = [
 			...chain([user("never use tabs"), assistant("ok")]),
 			compaction("c1", "e2", "e2", longhauls(1, [rule, closed(1, "whole", [])])),

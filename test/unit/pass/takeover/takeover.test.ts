@@ -6,8 +6,11 @@ import type { RawAnswer, RawLabel } from "../../../../src/pass/answer/answer.js"
 import { derivedSpan, sliceSpan } from "../../../../src/pass/span/span.js";
 import { offerOf, rereadRefs, standingEvents, takeoverOf } from "../../../../src/pass/takeover/takeover.js";
 import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
+import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
+import { ruleAdded, ruleLifted, spanClosed } from "../../../support/events.js";
+import { acceptContext } from "../../../support/users.js";
 
 function piCompaction(id: string, parentId: string, firstKept: string, summary: string): Raw {
 	return { type: "compaction", id, parentId, timestamp: "t", summary, firstKeptEntryId: firstKept, tokensBefore: 1 };
@@ -28,10 +31,8 @@ function takeoverAt(branch: readonly Raw[], firstKept: string) {
 }
 
 const refs = (messages: readonly UserMessage[] | undefined) => (messages ?? []).map((u) => u.ref);
-const closed = (kind: "whole" | "narrative-less", unlabeled: readonly string[]): Event => ({
-	type: "span-closed",
-	data: { span: 1, kind, unlabeled: [...unlabeled], reason: kind === "whole" ? null : "model-threw:Error" },
-});
+const closed = (kind: "whole" | "narrative-less", unlabeled: readonly string[]): Event =>
+	spanClosed(1, kind, [...unlabeled], kind === "whole" ? null : "model-threw:Error");
 
 describe("takeoverOf", () => {
 	it("finds no takeover on a branch with no compaction, or whose newest compaction is Longhaul's", () => {
@@ -145,13 +146,11 @@ describe("standingEvents", () => {
 
 	it("records each pick whole (trimmed), in message order, unless its message already gave a rule", () => {
 		const state = applied(initialState, [
-			{ type: "rule-added", data: { words: "always run lint", source: "u2" } },
-			{ type: "rule-added", data: { words: "don't push to main", source: "u3" } },
-			{ type: "rule-lifted", data: { target: "u3", by: "u4" } },
+			ruleAdded("always run lint", "u2"),
+			ruleAdded("don't push to main", "u3"),
+			ruleLifted("u3", "u4"),
 		]);
-		expect(standingEvents(state, picks)).toEqual([
-			{ type: "rule-added", data: { id: "R3", words: "never use tabs", source: "u1" } },
-		]);
+		expect(standingEvents(state, picks)).toEqual([ruleAdded("never use tabs", "u1", "R3")]);
 	});
 });
 
@@ -159,15 +158,12 @@ describe("standingEvents, by the message a rule came from", () => {
 	const pick: UserMessage = { ref: "u1", entryId: "e1", text: "never use tabs. always run lint" };
 
 	it("records nothing from a message that gave a rule in force, though in other words", () => {
-		const state = applied(initialState, [{ type: "rule-added", data: { words: "never use tabs.", source: "u1" } }]);
+		const state = applied(initialState, [ruleAdded("never use tabs.", "u1")]);
 		expect(standingEvents(state, [pick])).toEqual([]);
 	});
 
 	it("records nothing from a message whose rule was lifted, though in other words", () => {
-		const state = applied(initialState, [
-			{ type: "rule-added", data: { words: "always run lint", source: "u1" } },
-			{ type: "rule-lifted", data: { target: "u1", by: "u2" } },
-		]);
+		const state = applied(initialState, [ruleAdded("always run lint", "u1"), ruleLifted("u1", "u2")]);
 		expect(standingEvents(state, [pick])).toEqual([]);
 	});
 });
@@ -176,7 +172,7 @@ describe("rereadRefs", () => {
 	const filler = "the rest of this message is a long paste of notes about the build. ".repeat(10);
 	const long: UserMessage = { ref: "u1", entryId: "e1", text: `Never push to main. ${filler}` };
 	const short: UserMessage = { ref: "u2", entryId: "e2", text: "always run lint" };
-	const added = (words: string, source: string): Event => ({ type: "rule-added", data: { words, source } });
+	const added = (words: string, source: string): Event => ruleAdded(words, source);
 
 	it("names the offered messages whose rules were recorded from the reader's sentences, once each", () => {
 		const events = [
@@ -208,8 +204,8 @@ describe("the words a takeover records", () => {
 		expect(pickWords(over)).toBeUndefined();
 		expect(pickRecords(over).map((r) => r.text)).toEqual(["Invalid themes must NEVER explode"]);
 		expect(standingEvents(initialState, [at600, over])).toEqual([
-			{ type: "rule-added", data: { id: "R1", words: at600.text, source: "u1" } },
-			{ type: "rule-added", data: { id: "R2", words: "Invalid themes must NEVER explode", source: "u2" } },
+			ruleAdded(at600.text, "u1", "R1"),
+			ruleAdded("Invalid themes must NEVER explode", "u2", "R2"),
 		]);
 	});
 
@@ -234,15 +230,7 @@ describe("the words a takeover records", () => {
 // Acceptance of a takeover's labels
 // ---------------------------------------------------------------------------------------------------------------
 
-const users = (texts: readonly string[]): UserMessage[] =>
-	texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
-const answer = (labels: readonly RawLabel[]): RawAnswer => ({
-	labels: [...labels],
-	decisions: [],
-	deadEnds: [],
-	values: [],
-	narrative: "n",
-});
+const answer = (labels: readonly RawLabel[]): RawAnswer => rawAnswer(labels, { narrative: "n" });
 const added = (events: readonly Event[]) =>
 	events.flatMap((e) => (e.type === "rule-added" ? [[e.data.words, e.data.source]] : []));
 const lifted = (events: readonly Event[]) =>
@@ -253,16 +241,7 @@ function context(
 	takeover: Partial<AcceptContext>,
 	state: State = initialState,
 ): AcceptContext {
-	const branch = users(texts);
-	return {
-		state,
-		span: 2,
-		toLabel: branch,
-		branch,
-		turnText: () => undefined,
-		ledger: new Set(),
-		...takeover,
-	};
+	return acceptContext(texts, { state, span: 2, turnText: () => undefined, ...takeover });
 }
 
 describe("accepting labels when taking over", () => {
@@ -303,7 +282,7 @@ describe("accepting labels when taking over", () => {
 	});
 
 	it("a pick whose message already gave a rule in force is not recorded twice; a one-off label withdraws that rule", () => {
-		const state = applied(initialState, [{ type: "rule-added", data: { words: "never use tabs", source: "u1" } }]);
+		const state = applied(initialState, [ruleAdded("never use tabs", "u1")]);
 		const unlabeled = acceptAnswer(
 			context(texts, picks, state),
 			answer([
@@ -333,7 +312,7 @@ describe("accepting labels when taking over", () => {
 			]),
 		);
 		expect(added(fresh.events)).toEqual([["never use tabs", "u1"]]);
-		const state = applied(initialState, [{ type: "rule-added", data: { words: "never use tabs", source: "u1" } }]);
+		const state = applied(initialState, [ruleAdded("never use tabs", "u1")]);
 		const reopened = acceptAnswer(
 			context(texts, picks, state),
 			answer([
@@ -393,9 +372,9 @@ describe("accepting labels when taking over", () => {
 	describe("a long message whose reader sentences are in force, offered again", () => {
 		const long = `${"we looked at the logs together. ".repeat(20)}Never commit generated files. Always run lint.`;
 		const state = applied(initialState, [
-			{ type: "rule-added", data: { words: "never use tabs", source: "u2" } },
-			{ type: "rule-added", data: { words: "Never commit generated files.", source: "u1" } },
-			{ type: "rule-added", data: { words: "Always run lint.", source: "u1" } },
+			ruleAdded("never use tabs", "u2"),
+			ruleAdded("Never commit generated files.", "u1"),
+			ruleAdded("Always run lint.", "u1"),
 		]);
 		const ctx = context([long, "never use tabs", "go on"], { reopened: new Set(["u1"]) }, state);
 		const rest = [
@@ -410,7 +389,7 @@ describe("accepting labels when taking over", () => {
 				["R2", "u1"],
 			]);
 			expect(out.events.filter((e) => e.type === "rule-added")).toEqual([
-				{ type: "rule-added", data: { id: "R4", words: "Never commit generated", source: "u1" } },
+				ruleAdded("Never commit generated", "u1", "R4"),
 			]);
 		});
 
@@ -444,7 +423,7 @@ describe("accepting labels when taking over", () => {
 	});
 
 	it("a one-off label withdraws nothing on a message that is not offered again", () => {
-		const state = applied(initialState, [{ type: "rule-added", data: { words: "go on", source: "u3" } }]);
+		const state = applied(initialState, [ruleAdded("go on", "u3")]);
 		const out = acceptAnswer(
 			context(texts, picks, state),
 			answer([

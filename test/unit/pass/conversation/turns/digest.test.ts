@@ -4,6 +4,7 @@ import type { Message } from "../../../../../src/events/messages.js";
 import { type DigestInput, digest } from "../../../../../src/pass/conversation/turns/digest.js";
 import { transcriptLines } from "../../../../../src/pass/conversation/turns/transcript.js";
 import { initialState } from "../../../../../src/reducers/index.js";
+import { command, files } from "../../../../support/events.js";
 
 const bigResult = `${"a".repeat(500)}MIDDLE${"z".repeat(500)}`;
 const longId = `call_${"x".repeat(100)}`;
@@ -81,13 +82,7 @@ describe("the Digest's parts", () => {
 		messages: [],
 		messageRefs: [],
 	};
-	const ledger: Event[] = [
-		{
-			type: "command-recorded",
-			data: { id: "C1", command: "npm run lint", exitCode: 2, span: 2, toolCallId: "t1", by: "tool" },
-		},
-		{ type: "files-touched", data: { read: [], modified: ["src/parser.ts"] } },
-	];
+	const ledger: Event[] = [command("C1", "npm run lint", 2, 2, "t1"), files([], ["src/parser.ts"])];
 
 	it("leaves out every part that is empty, taking over's too when not taking over", () => {
 		expect(digest(bare)).toBe(

@@ -11,23 +11,15 @@ import {
 	unfixedErrorsPlaced,
 } from "../../../../../src/pass/conversation/turns/expectations.js";
 import { type GateContext, gateSection, keptPart } from "../../../../../src/pass/conversation/turns/gate.js";
+import { command, errorFixed, errorRecorded, files } from "../../../../support/events.js";
 
 const ledger: Event[] = [
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "npm test", exitCode: 1, span: 1, toolCallId: "t1", by: "tool" },
-	},
-	{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "3 failed", span: 1, command: "C1" } },
-	{
-		type: "command-recorded",
-		data: { id: "C2", command: "npm test", exitCode: 0, span: 1, toolCallId: "t2", by: "tool" },
-	},
-	{ type: "error-fixed", data: { error: "E1", by: "C2" } },
-	{ type: "error-recorded", data: { id: "E2", tool: "bash", head: "lint failed", span: 1, command: null } },
-	{
-		type: "files-touched",
-		data: { read: ["README.md"], modified: ["src/parser.ts", "src/parser.ts", "test/a.test.ts"] },
-	},
+	command("C1", "npm test", 1, 1, "t1"),
+	errorRecorded("E1", "3 failed", "C1"),
+	command("C2", "npm test", 0, 1, "t2"),
+	errorFixed("E1", "C2"),
+	errorRecorded("E2", "lint failed"),
+	files(["README.md"], ["src/parser.ts", "src/parser.ts", "test/a.test.ts"]),
 ];
 
 const g: GateContext = {

@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { UserMessage } from "../../../../../src/events/messages.js";
-import type { AcceptContext } from "../../../../../src/pass/accept/accept.js";
 import {
 	answerQuestions,
 	judgeLabels,
@@ -8,26 +6,12 @@ import {
 	settledLabels,
 	standingLabels,
 } from "../../../../../src/pass/conversation/turns/label-gate.js";
-import { initialState } from "../../../../../src/reducers/index.js";
 import { applied } from "../../../../support/applied.js";
+import { ruleAdded, ruleLifted } from "../../../../support/events.js";
+import { replacingSpan } from "../span-context.js";
 
-const users: UserMessage[] = [
-	{ ref: "u1", entryId: "e1", text: "always indent with spaces" },
-	{ ref: "u2", entryId: "e2", text: "from now on indent with tabs instead of spaces" },
-	{ ref: "u3", entryId: "e3", text: "the rule about spaces no longer applies" },
-	{ ref: "u4", entryId: "e4", text: "thanks" },
-];
-const state = applied(initialState, [
-	{ type: "rule-added", data: { words: "always indent with spaces", source: "u1" } },
-]);
-const ctx: AcceptContext = {
-	state,
-	span: 2,
-	toLabel: users.slice(1),
-	branch: users,
-	turnText: () => undefined,
-	ledger: new Set(),
-};
+const ctx = replacingSpan();
+const { branch: users, state } = ctx;
 const offered = new Set(["u2", "u3", "u4"]);
 
 describe("the labels gate", () => {
@@ -72,10 +56,7 @@ describe("the labels gate", () => {
 	});
 
 	it("names the messages whose lift a narrowing refused, whether it is asked again or dropped", () => {
-		const narrowed = applied(state, [
-			{ type: "rule-added", data: { words: users[1]?.text ?? "", source: "u2" } },
-			{ type: "rule-lifted", data: { target: "R1", by: "u2" } },
-		]);
+		const narrowed = applied(state, [ruleAdded(users[1]?.text ?? "", "u2"), ruleLifted("R1", "u2")]);
 		const held = [
 			{ msg: "u3", label: "lifts R1" },
 			{ msg: "u4", label: "lifts u1" },

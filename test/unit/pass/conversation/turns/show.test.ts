@@ -7,6 +7,7 @@ import { answerShow, type ShowSources, showRef } from "../../../../../src/pass/c
 import { initialState } from "../../../../../src/reducers/index.js";
 import { params } from "../../../../properties/laws.js";
 import { applied } from "../../../../support/applied.js";
+import { command, editFixed, errorFixed, errorRecorded } from "../../../../support/events.js";
 
 const longOutput = `${"line of output\n".repeat(400)}the last line`;
 const messages: Message[] = [
@@ -31,19 +32,8 @@ const messages: Message[] = [
 		details: undefined,
 	},
 ];
-const ledger: Event[] = [
-	{
-		type: "command-recorded",
-		data: { id: "C4", command: "npm test", exitCode: 1, span: 2, toolCallId: "t1", by: "tool" },
-	},
-	{ type: "error-recorded", data: { id: "E2", tool: "bash", head: "line of output", span: 2, command: "C4" } },
-];
-const earlier = applied(initialState, [
-	{
-		type: "command-recorded",
-		data: { id: "C1", command: "npm ci", exitCode: 0, span: 1, toolCallId: "x", by: "tool" },
-	},
-]);
+const ledger: Event[] = [command("C4", "npm test", 1, 2, "t1"), errorRecorded("E2", "line of output", "C4", 2)];
+const earlier = applied(initialState, [command("C1", "npm ci", 0, 1, "x")]);
 const sources: ShowSources = {
 	branch: [
 		{ ref: "u1", entryId: "e1", text: `a long request ${"word ".repeat(200)}end` },
@@ -128,28 +118,19 @@ const laterSpan: ShowSources = {
 		{ role: "toolResult", toolCallId: "", toolName: "bash", text: "/work", isError: false, details: undefined },
 	],
 	ledger: [
-		{
-			type: "command-recorded",
-			data: { id: "C10", command: "sleep 900", exitCode: null, span: 3, toolCallId: null, by: "tool" },
-		},
-		{ type: "error-recorded", data: { id: "E10", tool: "edit", head: "oldText not found", span: 3, command: null } },
-		{ type: "error-recorded", data: { id: "E11", tool: "bash", head: "timed out", span: 3, command: "C9" } },
-		{ type: "error-recorded", data: { id: "E12", tool: "bash", head: "killed", span: 3, command: "C10" } },
-		{ type: "error-fixed", data: { error: "E5", byTool: "write", path: "src/a.ts" } },
+		command("C10", "sleep 900", null, 3, null),
+		errorRecorded("E10", "oldText not found", null, 3, "edit"),
+		errorRecorded("E11", "timed out", "C9", 3),
+		errorRecorded("E12", "killed", "C10", 3),
+		editFixed("E5", "src/a.ts", "write"),
 	],
 	state: applied(initialState, [
-		{
-			type: "command-recorded",
-			data: { id: "C2", command: "npm run build", exitCode: 2, span: 1, toolCallId: "b1", by: "tool" },
-		},
-		{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "tsc: 2 errors", span: 1, command: "C2" } },
-		{
-			type: "command-recorded",
-			data: { id: "C3", command: "npm run build", exitCode: 0, span: 1, toolCallId: "b2", by: "tool" },
-		},
-		{ type: "error-fixed", data: { error: "E1", by: "C3" } },
-		{ type: "error-recorded", data: { id: "E5", tool: "write", head: "EACCES", span: 2, command: null } },
-		{ type: "error-recorded", data: { id: "E6", tool: "edit", head: "no match", span: 2, command: null } },
+		command("C2", "npm run build", 2, 1, "b1"),
+		errorRecorded("E1", "tsc: 2 errors", "C2"),
+		command("C3", "npm run build", 0, 1, "b2"),
+		errorFixed("E1", "C3"),
+		errorRecorded("E5", "EACCES", null, 2, "write"),
+		errorRecorded("E6", "no match", null, 2, "edit"),
 	]),
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Event, Message } from "../../../../../src/events/index.js";
+import type { Message } from "../../../../../src/events/index.js";
 import { commandIdsByCall, transcriptLines } from "../../../../../src/pass/conversation/turns/transcript.js";
+import { command, errorRecorded, files, userCommand } from "../../../../support/events.js";
 
 const user = (text: string): Message => ({ role: "user", text });
 const assistant = (text: string, toolCalls: { id: string; name: string; arguments: unknown }[] = []): Message => ({
@@ -98,16 +99,12 @@ describe("the Digest's condensed transcript, on what a session holds", () => {
 	});
 
 	it("maps each bash call the ledger recorded to its command id, leaving out the user's own runs and other events", () => {
-		const command = (id: string, toolCallId: string | null, by: "tool" | "user"): Event => ({
-			type: "command-recorded",
-			data: { id, command: "npm test", exitCode: 1, span: 1, toolCallId, by },
-		});
 		const ids = commandIdsByCall([
-			command("C1", "t1", "tool"),
-			{ type: "error-recorded", data: { id: "E1", tool: "bash", head: "1 failed", span: 1, command: "C1" } },
-			command("C2", null, "user"),
-			{ type: "files-touched", data: { read: ["a.ts"], modified: [] } },
-			command("C3", "t3", "tool"),
+			command("C1", "npm test", 1, 1, "t1"),
+			errorRecorded("E1", "1 failed", "C1"),
+			userCommand("C2", "npm test", 1),
+			files(["a.ts"]),
+			command("C3", "npm test", 1, 1, "t3"),
 		]);
 		expect([...ids]).toEqual([
 			["t1", "C1"],
