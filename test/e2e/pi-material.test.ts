@@ -124,7 +124,7 @@ describe(`text pi puts into a user message is material, never the user's rules (
 
 	it("pi's notes on a pasted image (1.6.0 appends them to the user's text) are no part of the rule the user typed", async () => {
 		const h = await longhaulSession();
-		harness = h;
+		kept(h);
 		h.model.scriptSide(obeysMaterial);
 		h.model.scriptAgent(say("seen"), say("ok"));
 		const broken = { type: "image" as const, data: Buffer.from("not a png").toString("base64"), mimeType: "image/png" };
@@ -144,7 +144,7 @@ describe(`text pi puts into a user message is material, never the user's rules (
 
 	it("the output of a command the user ran (!command) makes no rule, even when a model quotes it as the next message's", async () => {
 		const h = await longhaulSession();
-		harness = h;
+		kept(h);
 		h.model.scriptSide(quotesOutput);
 		h.model.scriptAgent(say("ok"), say("ok"), say("ok"));
 		await h.prompt("never rewrite the published history");
@@ -170,7 +170,7 @@ describe(`text pi puts into a user message is material, never the user's rules (
 		const h = await longhaulSession({
 			extensionPaths: [repoRoot, join(repoRoot, "test/fixtures/extensions/notes-extension.ts")],
 		});
-		harness = h;
+		kept(h);
 		h.model.scriptSide(quotesOutput);
 		h.model.scriptAgent(say("ok"), say("ok"));
 		await h.prompt("never rewrite the published history");
