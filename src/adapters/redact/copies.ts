@@ -1,7 +1,7 @@
 // Copies of found secrets, wherever else they stand in a batch as a whole token: one pass over each text's tokens,
 // each looked up in a map of the secrets found, so the cost is the text's length whatever the number of secrets.
 
-import { isMember, type SecretSpan, TOKEN_END } from "../../pass/secrets/index.js";
+import { type Finder, runEnd, stopAt, TOKEN_END } from "../../pass/secrets/index.js";
 
 /** The secrets found in a batch, by their text, with the kind each was found as. */
 export type Found = ReadonlyMap<string, string>;
@@ -29,20 +29,23 @@ function parts(token: string, at: number): { start: number; end: number }[] {
 	return out;
 }
 
-/** Where copies of the found secrets stand in `text` as whole tokens (or a token's parts), with their kinds. */
-export function copySpans(text: string, found: Found): SecretSpan[] {
-	if (found.size === 0) return [];
-	const spans: SecretSpan[] = [];
-	let i = 0;
-	while (i < text.length) {
-		while (i < text.length && isMember(TOKEN_END, text.charCodeAt(i))) i++;
-		const start = i;
-		while (i < text.length && !isMember(TOKEN_END, text.charCodeAt(i))) i++;
-		if (i - start < MIN_COPY_CHARS) continue;
-		for (const part of parts(text.slice(start, i), start)) {
-			const kind = found.get(text.slice(part.start, part.end));
-			if (kind !== undefined) spans.push({ ...part, kind });
+/**
+ * The finder of copies of the found secrets: where they stand in a text as whole tokens (or a token's parts), with
+ * their kinds, one token a step.
+ */
+export function copiesOf(found: Found): Finder {
+	return function* (text, spans) {
+		if (found.size === 0) return;
+		let i = 0;
+		while (i < text.length) {
+			yield;
+			const start = runEnd(TOKEN_END, text, i);
+			i = stopAt(TOKEN_END, text, start);
+			if (i - start < MIN_COPY_CHARS) continue;
+			for (const part of parts(text.slice(start, i), start)) {
+				const kind = found.get(text.slice(part.start, part.end));
+				if (kind !== undefined) spans.push({ ...part, kind });
+			}
 		}
-	}
-	return spans;
+	};
 }

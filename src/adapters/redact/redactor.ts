@@ -1,15 +1,16 @@
 import {
 	FINDERS,
+	type Finder,
 	placed,
 	READS_BACK,
 	readView,
 	type SecretSpan,
 	type View,
 	ViewReader,
-	vendorSpans,
+	vendorTokens,
 } from "../../pass/secrets/index.js";
 import { chunkRanges, type Range } from "./chunks.js";
-import { copySpans, MIN_COPY_CHARS } from "./copies.js";
+import { copiesOf, MIN_COPY_CHARS } from "./copies.js";
 import { type Candidates, candidateLines, LINT_TRIGGER, pieceAt } from "./prefilter.js";
 
 /** Replaces secrets in text that leaves Longhaul (the summary, the prompt, recall, the views, the log's excerpts). */
@@ -37,11 +38,11 @@ const LINT_CHARS = 64 * 1024;
 /** The longest the redactor keeps the thread before it gives the event loop a turn. */
 const HOLD_MS = 16;
 
-/** Gives the event loop a turn once the thread has been held for HOLD_MS since the last one. */
-function pacer(): () => Promise<void> {
+/** Gives the event loop a turn once the thread has been held for `holdMs` since the last one. */
+function pacer(holdMs: number): () => Promise<void> {
 	let since = performance.now();
 	return async () => {
-		if (performance.now() - since < HOLD_MS) return;
+		if (performance.now() - since < holdMs) return;
 		await new Promise((resolve) => setImmediate(resolve));
 		since = performance.now();
 	};
@@ -60,19 +61,28 @@ function originalOf(view: View, text: string, range: Range): Range {
 	return { start, end: range.end === view.text.length ? text.length : (view.origin.ends[range.end - 1] ?? 0) };
 }
 
+/** How many steps of a finder are taken between looks at the clock (a look costs more than most steps). */
+const STEPS_PER_LOOK = 256;
+
 /**
  * What `find` finds in `text`'s range, read with the READS_BACK characters before it (a finder that reads back sees
  * what it would see in the whole text), spans that start before the range left to the range before; into `into`.
+ * The thread is given back between the finder's steps once held for HOLD_MS, so a range too long to cut (one line of
+ * a megabyte) holds it no longer than any other.
  */
-function findInRange(
-	find: (text: string) => SecretSpan[],
+async function findInRange(
+	find: Finder,
 	text: string,
 	range: Range,
 	into: SecretSpan[],
 	least: number,
-): void {
+	pause: () => Promise<void>,
+): Promise<void> {
 	const from = Math.max(0, range.start - READS_BACK);
-	for (const s of find(text.slice(from, range.end)))
+	const found: SecretSpan[] = [];
+	const steps = find(text.slice(from, range.end), found);
+	for (let n = 1; !steps.next().done; n++) if (n % STEPS_PER_LOOK === 0) await pause();
+	for (const s of found)
 		if (from + s.start >= range.start && s.end - s.start >= least)
 			into.push({ start: from + s.start, end: from + s.end, kind: s.kind });
 }
@@ -120,26 +130,32 @@ function chunkLength(chunk: Chunk | undefined): number {
 	return chunk === undefined ? 0 : chunk.end - chunk.start;
 }
 
-/** The text with its spans replaced: overlapping spans are one, named by the longest that starts first. */
-function replaced(text: string, spans: readonly SecretSpan[]): string {
+/**
+ * The text with its spans replaced: overlapping spans are one, named by the longest that starts first. The thread is
+ * given back between spans once held for HOLD_MS (a megabyte of short secrets is tens of thousands of them).
+ */
+async function replaced(text: string, spans: readonly SecretSpan[], pause: () => Promise<void>): Promise<string> {
 	const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
-	let out = "";
+	await pause();
+	const parts: string[] = [];
 	let at = 0;
-	for (const span of sorted) {
+	for (const [n, span] of sorted.entries()) {
+		if (n % STEPS_PER_LOOK === 0) await pause();
 		if (span.end <= at) continue;
-		if (span.start >= at) out += `${text.slice(at, span.start)}${marker(span.kind)}`;
+		if (span.start >= at) parts.push(text.slice(at, span.start), marker(span.kind));
 		at = span.end;
 	}
-	return out + text.slice(at);
+	parts.push(text.slice(at));
+	return parts.join("");
 }
 
 /**
  * The batch redacted: each text's view cut into chunks (chunks.ts), secrets found in each chunk's view, its vendor
  * tokens as they stand where the view differs, secretlint's finds, then copies of the long ones over every chunk.
- * The thread is given back between chunks, and between finders on a chunk too long to cut.
+ * The thread is given back between chunks, and between a finder's steps on a chunk too long to cut.
  */
-async function scrub(texts: readonly string[], chunkChars: number): Promise<string[]> {
-	const pause = pacer();
+async function scrub(texts: readonly string[], chunkChars: number, holdMs: number): Promise<string[]> {
+	const pause = pacer(holdMs);
 	const views: View[] = [];
 	const chunks: Chunk[] = [];
 	const spans: SecretSpan[][] = texts.map(() => []);
@@ -153,12 +169,8 @@ async function scrub(texts: readonly string[], chunkChars: number): Promise<stri
 		for (const range of chunkRanges(view, chunkChars)) {
 			const chunk = { ...range, text: i, original: originalOf(view, text, range) };
 			chunks.push(chunk);
-			const uncut = range.end - range.start > chunkChars;
-			for (const find of FINDERS) {
-				findInRange(find, view.text, range, spans[i] ?? [], MIN_SECRET_CHARS);
-				if (uncut) await pause();
-			}
-			if (view.origin !== undefined) findInRange(vendorSpans, text, chunk.original, raw[i] ?? [], 0);
+			for (const find of FINDERS) await findInRange(find, view.text, range, spans[i] ?? [], MIN_SECRET_CHARS, pause);
+			if (view.origin !== undefined) await findInRange(vendorTokens, text, chunk.original, raw[i] ?? [], 0, pause);
 			await pause();
 		}
 	}
@@ -177,7 +189,7 @@ async function scrub(texts: readonly string[], chunkChars: number): Promise<stri
 	const copies: SecretSpan[][] = texts.map(() => []);
 	for (const chunk of chunks) {
 		const view = views[chunk.text];
-		if (view !== undefined) findInRange((t) => copySpans(t, found), view.text, chunk, copies[chunk.text] ?? [], 0);
+		if (view !== undefined) await findInRange(copiesOf(found), view.text, chunk, copies[chunk.text] ?? [], 0, pause);
 		await pause();
 	}
 	const out: string[] = [];
@@ -185,7 +197,8 @@ async function scrub(texts: readonly string[], chunkChars: number): Promise<stri
 		const view = views[i] ?? readView(text);
 		const inView = [...(linted[i] ?? []), ...(spans[i] ?? []), ...(copies[i] ?? [])];
 		const all = [...placed(view, inView), ...(raw[i] ?? [])];
-		out.push(all.length === 0 ? text : replaced(text, all));
+		await pause();
+		out.push(all.length === 0 ? text : await replaced(text, all, pause));
 		await pause();
 	}
 	return out;
@@ -197,12 +210,12 @@ const CHUNK_CHARS = 64 * 1024;
 /**
  * The redactor: Longhaul's own finders (src/pass/secrets: vendor tokens, names and their values, flags, URLs, netrc,
  * cookies, private keys) and secretlint's recommended preset, each on the text as a reader sees it (escapes decoded,
- * invisible characters dropped). Off only when the user set `redact: false`. `chunkChars` is for tests: what it
- * gives does not depend on it.
+ * invisible characters dropped). Off only when the user set `redact: false`. `chunkChars` and `holdMs` are for
+ * tests: what it gives does not depend on them.
  */
-export function createRedactor(enabled: boolean, chunkChars = CHUNK_CHARS): Redactor {
+export function createRedactor(enabled: boolean, chunkChars = CHUNK_CHARS, holdMs = HOLD_MS): Redactor {
 	const redactAll = async (texts: readonly string[]): Promise<string[]> =>
-		enabled ? scrub(texts, chunkChars) : [...texts];
+		enabled ? scrub(texts, chunkChars, holdMs) : [...texts];
 	return {
 		redactAll,
 		redact: async (text) => (await redactAll([text]))[0] ?? text,

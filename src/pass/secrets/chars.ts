@@ -39,6 +39,17 @@ export function runEnd(cls: CharClass, text: string, from: number): number {
 	return i;
 }
 
+/**
+ * Where the first character of `cls` at or after `from` stands, or the text's end. The loops over a text's characters
+ * live here, beside the tables they read: a loop in another module reads an imported binding on every character, and
+ * under jiti (how pi loads an extension) each read is a getter call.
+ */
+export function stopAt(cls: CharClass, text: string, from: number): number {
+	let i = from;
+	while (i < text.length && !isIn(cls, text, i)) i++;
+	return i;
+}
+
 /** Where the run of `cls` that ends just before `to` starts, reading back at most `max` characters. */
 export function runStart(cls: CharClass, text: string, to: number, max: number): number {
 	let i = to;

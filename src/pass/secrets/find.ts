@@ -2,22 +2,25 @@
 // stands in the text itself.
 
 import { assignedKind } from "./names.js";
-import type { SecretSpan } from "./span.js";
+import { type Finder, findAll, type SecretSpan } from "./span.js";
 import { STRUCTURE_FINDERS } from "./structures.js";
-import { vendorSpans } from "./vendors.js";
+import { vendorSpans, vendorTokens } from "./vendors.js";
 import { originalRange, readView, type View } from "./view.js";
 
 /** Every finder of a view's text: vendor tokens, then the structures. */
-export const FINDERS: readonly ((text: string) => SecretSpan[])[] = [vendorSpans, ...STRUCTURE_FINDERS];
+export const FINDERS: readonly Finder[] = [vendorTokens, ...STRUCTURE_FINDERS];
 
 /** The spans found in a view's text, in the view's places. */
 function viewSpans(text: string): SecretSpan[] {
-	return FINDERS.flatMap((find) => find(text));
+	return FINDERS.flatMap((find) => findAll(find, text));
 }
 
 /** A view's spans placed in the original text. */
 export function placed(view: View, spans: readonly SecretSpan[]): SecretSpan[] {
-	return spans.map((s) => ({ ...originalRange(view, s.start, s.end), kind: s.kind }));
+	return spans.map((s) => {
+		const { start, end } = originalRange(view, s.start, s.end);
+		return { start, end, kind: s.kind };
+	});
 }
 
 /**

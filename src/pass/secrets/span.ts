@@ -4,3 +4,16 @@ export interface SecretSpan {
 	readonly end: number;
 	readonly kind: string;
 }
+
+/**
+ * A finder read in steps: it pushes what it finds in `text` into `into`, one anchor a step, so a caller may give the
+ * thread back between steps on a long line that cannot be cut. The steps together read the text once.
+ */
+export type Finder = (text: string, into: SecretSpan[]) => Generator<void, void, undefined>;
+
+/** Every step of `find` taken at once: what it finds in `text`, in no particular order. */
+export function findAll(find: Finder, text: string): SecretSpan[] {
+	const into: SecretSpan[] = [];
+	for (const steps = find(text, into); !steps.next().done; );
+	return into;
+}

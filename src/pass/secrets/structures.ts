@@ -2,9 +2,9 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { AUTHORITY_END, charClass, isIn, isMember, NAME, runStart, VALUE_END } from "./chars.js";
+import { AUTHORITY_END, charClass, isIn, NAME, runStart, stopAt, VALUE_END } from "./chars.js";
 import { assignedKind, nameStrength } from "./names.js";
-import type { SecretSpan } from "./span.js";
+import { type Finder, findAll, type SecretSpan } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
 
 /**
@@ -18,8 +18,7 @@ class Scan {
 	/** Where the value run that starts at `from` ends. */
 	valueEnd(from: number): number {
 		if (from >= this.value.from && from < this.value.end) return this.value.end;
-		let end = from;
-		while (end < this.text.length && !isMember(VALUE_END, this.text.charCodeAt(end))) end++;
+		const end = stopAt(VALUE_END, this.text, from);
 		if (end > from) this.value = { from, end };
 		return end;
 	}
@@ -41,10 +40,11 @@ const ASSIGNMENT =
 	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:["'])?[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,24}(?:["'])?(?:(?:Bearer|Basic|token|Token)[ \t]+)?/gi;
 
 /** Secrets assigned to names that hold them: the whole value, whatever its length. */
-function assignments(scan: Scan, into: SecretSpan[]): void {
+function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
 	const anchor = new RegExp(ASSIGNMENT.source, "gi");
 	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+		yield;
 		const word = /^[A-Za-z]+/.exec(m[0])?.[0] ?? "";
 		const wordEnd = m.index + word.length;
 		if (isIn(NAME, text, wordEnd)) continue;
@@ -72,9 +72,7 @@ function flagValue(scan: Scan, from: number): { start: number; end: number } {
 		while (close < end && text.charAt(close) !== quote) close++;
 		return { start: from + 1, end: close };
 	}
-	let end = from;
-	while (end < text.length && !isMember(SHELL_WORD_END, text.charCodeAt(end))) end++;
-	return { start: from, end };
+	return { start: from, end: stopAt(SHELL_WORD_END, text, from) };
 }
 
 /** A value given on a command line that may be a secret: not a reference, a placeholder, another flag, a path. */
@@ -101,9 +99,10 @@ function flagKind(flag: string): string {
 }
 
 /** Secrets given as long flags. */
-function secretFlags(scan: Scan, into: SecretSpan[]): void {
+function* secretFlags(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
 	for (const m of text.matchAll(SECRET_FLAG)) {
+		yield;
 		if (isIn(NAME, text, m.index - 1)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
 		if (isFlagSecret(text.slice(value.start, value.end))) into.push({ ...value, kind: flagKind(m[0]) });
@@ -115,10 +114,11 @@ const SHORT_FLAG_COMMAND =
 	/\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlsh|mariadb|mariadb-dump|sshpass|curl)\b/g;
 
 /** Passwords in the short flags of the commands that take them, on the rest of the command's line. */
-function shortFlags(scan: Scan, into: SecretSpan[]): void {
+function* shortFlags(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
 	const anchor = new RegExp(SHORT_FLAG_COMMAND.source, "g");
 	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+		yield;
 		const command = m[0];
 		const from = m.index + command.length;
 		const end = scan.lineEnd(from);
@@ -146,9 +146,10 @@ function shortFlags(scan: Scan, into: SecretSpan[]): void {
 /** `export NAME VALUE`, `setenv NAME VALUE`, `aws configure set NAME VALUE`: a secret name, a blank, its value. */
 const SET_COMMAND = /\b(?:export|setenv|set)[ \t]+([A-Za-z_/][A-Za-z0-9_./:-]{0,80})[ \t]+/g;
 
-function setCommands(scan: Scan, into: SecretSpan[]): void {
+function* setCommands(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
 	for (const m of text.matchAll(SET_COMMAND)) {
+		yield;
 		const name = m[1] ?? "";
 		if (nameStrength(name) === undefined) continue;
 		const value = flagValue(scan, m.index + m[0].length);
@@ -161,20 +162,17 @@ function setCommands(scan: Scan, into: SecretSpan[]): void {
  * Passwords in URLs: `scheme://user:password@host`, `redis://:password@host`, a password holding `@` (the host
  * follows the last `@`), and a password a cut left at the end of a line. Only the password is taken.
  */
-function urlPasswords(scan: Scan, into: SecretSpan[]): void {
+function* urlPasswords(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
 	for (let at = text.indexOf("://"); at >= 0; at = text.indexOf("://", at + 3)) {
+		yield;
 		const scheme = runStart(NAME, text, at, 20);
 		if (at - scheme < 2 || !/[A-Za-z]/.test(text.charAt(scheme))) continue;
 		const from = at + 3;
-		let end = from;
-		let lastAt = -1;
-		let colon = -1;
-		while (end < text.length && !isMember(AUTHORITY_END, text.charCodeAt(end))) {
-			if (text.charAt(end) === "@") lastAt = end;
-			else if (text.charAt(end) === ":" && colon < 0) colon = end;
-			end++;
-		}
+		const end = stopAt(AUTHORITY_END, text, from);
+		const lastAt = end > from ? text.lastIndexOf("@", end - 1) : -1;
+		const found = text.indexOf(":", from);
+		const colon = found >= 0 && found < end ? found : -1;
 		const cut = lastAt < 0 && /^[ \t]*(?:\n|$)/.test(text.slice(end, end + 40));
 		const passEnd = lastAt < 0 ? (cut ? end : -1) : lastAt;
 		if (colon < 0 || passEnd <= colon + 1) continue;
@@ -193,9 +191,10 @@ const NETRC_PASSWORD = /(?:^|[ \t])password[ \t]+/gm;
  */
 export const READS_BACK = 300;
 
-function netrcPasswords(scan: Scan, into: SecretSpan[]): void {
+function* netrcPasswords(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
 	for (const m of text.matchAll(NETRC_PASSWORD)) {
+		yield;
 		const before = text.slice(Math.max(0, m.index - READS_BACK), m.index);
 		if (!/\b(?:machine|default)\s/.test(before) || !/\blogin\s+\S/.test(before)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
@@ -209,9 +208,10 @@ const COOKIE = /(set-)?cookie["']?[ \t]{0,3}:[ \t]{0,24}["']?/gi;
 const COOKIE_NAME = /[A-Za-z0-9!#$%&*+.^_|~-]+=/y;
 
 /** Cookie values (a session id, a token), but for short words (`theme=dark`); Set-Cookie's first pair only. */
-function cookies(scan: Scan, into: SecretSpan[]): void {
+function* cookies(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
 	for (const m of text.matchAll(COOKIE)) {
+		yield;
 		if (isIn(NAME, text, m.index - 1)) continue;
 		const end = scan.lineEnd(m.index);
 		let at = m.index + m[0].length;
@@ -241,34 +241,36 @@ const PRIVATE_KEY_END = /-----END[ A-Z]{0,20}PRIVATE KEY(?: BLOCK)?-----/g;
 /** The most characters of a key block read back from its end line (secretlint's own bound). */
 const KEY_BLOCK_CHARS = 10_000;
 
-function privateKeys(scan: Scan, into: SecretSpan[]): void {
+function* privateKeys(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	for (const m of text.matchAll(PRIVATE_KEY))
+	for (const m of text.matchAll(PRIVATE_KEY)) {
+		yield;
 		into.push({ start: m.index, end: m.index + m[0].length, kind: "private key" });
+	}
 	for (const m of text.matchAll(PRIVATE_KEY_END)) {
+		yield;
 		let start = m.index;
 		while (start > 0 && m.index - start < KEY_BLOCK_CHARS && /[A-Za-z0-9+/=\s\\]/.test(text.charAt(start - 1))) start--;
 		into.push({ start, end: m.index + m[0].length, kind: "private key" });
 	}
 }
 
-/** A finder of one structure: what it finds in the scan's text, pushed into `into`. */
-type Finder = (scan: Scan, into: SecretSpan[]) => void;
+/** One anchor a step (src/pass/secrets/span.ts, Finder). */
+type Steps = Generator<void, void, undefined>;
 
-/** Runs one finder on `text`. */
-function run(find: Finder): (text: string) => SecretSpan[] {
-	return (text) => {
-		const spans: SecretSpan[] = [];
-		find(new Scan(text), spans);
-		return spans;
-	};
+/** A finder of one structure: what it finds in the scan's text, pushed into `into`, one anchor a step. */
+type StructureFinder = (scan: Scan, into: SecretSpan[]) => Steps;
+
+/** A finder of one structure, on a text. */
+function onText(find: StructureFinder): Finder {
+	return (text, into) => find(new Scan(text), into);
 }
 
 /**
- * The finders of structures, each on its own (the redactor may give the event loop a turn between them, on a long
- * line none can be cut in). Each returns its spans in no particular order; spans may overlap.
+ * The finders of structures, each on its own (the redactor may give the event loop a turn between them, and between
+ * their steps on a long line none can be cut in). Each finds its spans in no particular order; spans may overlap.
  */
-export const STRUCTURE_FINDERS: readonly ((text: string) => SecretSpan[])[] = [
+export const STRUCTURE_FINDERS: readonly Finder[] = [
 	assignments,
 	secretFlags,
 	shortFlags,
@@ -277,7 +279,9 @@ export const STRUCTURE_FINDERS: readonly ((text: string) => SecretSpan[])[] = [
 	netrcPasswords,
 	cookies,
 	privateKeys,
-].map(run);
+].map(onText);
 
 /** The private key blocks in `text`: where a text may not be cut into pieces read apart. */
-export const privateKeySpans = run(privateKeys);
+export function privateKeySpans(text: string): SecretSpan[] {
+	return findAll(onText(privateKeys), text);
+}

@@ -17,7 +17,7 @@ import {
 	URL_SAFE,
 	WORD,
 } from "./chars.js";
-import type { SecretSpan } from "./span.js";
+import { findAll, type SecretSpan } from "./span.js";
 
 /** Where a token found at a prefix starts and ends; the start may stand before the prefix (a Telegram bot's id). */
 interface Found {
@@ -161,14 +161,15 @@ function startsWord(text: string, at: number, prefix: string): boolean {
 }
 
 /**
- * The vendor tokens in `text`. A token found is taken whole and the search goes on after it, and a run read once is
- * not read again (`Runs`), so a run of prefixes (`ghp_ghp_ghp_…`, `-AIza-AIza…`) is read once: linear in the text.
+ * The vendor tokens in `text`, one prefix a step. A token found is taken whole and the search goes on after it, and a
+ * run read once is not read again (`Runs`), so a run of prefixes (`ghp_ghp_ghp_…`, `-AIza-AIza…`) is read once:
+ * linear in the text.
  */
-export function vendorSpans(text: string): SecretSpan[] {
-	const spans: SecretSpan[] = [];
+export function* vendorTokens(text: string, spans: SecretSpan[]): Generator<void, void, undefined> {
 	const runs = new Runs(text);
 	const prefix = new RegExp(PREFIX.source, "g");
 	for (let m = prefix.exec(text); m !== null; m = prefix.exec(text)) {
+		yield;
 		const at = m.index;
 		const p = m[0];
 		if (!startsWord(text, at, p)) continue;
@@ -180,5 +181,9 @@ export function vendorSpans(text: string): SecretSpan[] {
 			break;
 		}
 	}
-	return spans;
+}
+
+/** The vendor tokens in `text`, all at once. */
+export function vendorSpans(text: string): SecretSpan[] {
+	return findAll(vendorTokens, text);
 }

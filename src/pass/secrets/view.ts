@@ -81,6 +81,9 @@ function utf8Length(lead: number): number {
 	return lead >= 0xf0 && lead <= 0xf4 ? 4 : 0;
 }
 
+/** Decodes the view's UTF-16 code units, a leading U+FEFF kept so each unit stays one character. */
+const UTF16 = new TextDecoder("utf-16le", { ignoreBOM: true });
+
 /** Collects the view's characters and where each came from. */
 class Builder {
 	private readonly codes: Uint16Array;
@@ -104,11 +107,9 @@ class Builder {
 		this.ends[this.length] = to;
 		this.length++;
 	}
+	/** The characters as a string, in one native call (a lone surrogate reads as U+FFFD, the same length). */
 	text(): string {
-		let out = "";
-		for (let at = 0; at < this.length; at += 8192)
-			out += String.fromCharCode(...this.codes.subarray(at, Math.min(this.length, at + 8192)));
-		return out;
+		return UTF16.decode(this.codes.subarray(0, this.length));
 	}
 }
 

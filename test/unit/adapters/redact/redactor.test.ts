@@ -104,6 +104,29 @@ describe("the redactor", () => {
 		expect(await createRedactor(false).redact(text)).toBe(text);
 	});
 
+	it("gives the event loop turns inside one line too long to cut, and finds the same there", async () => {
+		// 50,000 flags on one line of about a megabyte: no line break to cut at, so only the finders' steps can pause.
+		const line = Array.from({ length: 50_000 }, (_, i) => `--token tK${i}x9Qz${i}`).join(" ");
+		let turns = 0;
+		let running = true;
+		const tick = () => {
+			turns++;
+			if (running) setImmediate(tick);
+		};
+		setImmediate(tick);
+		const paced = await createRedactor(true, undefined, 0).redact(line);
+		running = false;
+		// A turn between finders alone would be about ten; stepping gives one each STEPS_PER_LOOK anchors.
+		expect(turns).toBeGreaterThan(150);
+		expect(paced).toBe(await redactor.redact(line));
+		expect(paced).not.toContain("tK49999x9Qz49999");
+	});
+
+	it("reads a lone surrogate as one character, so what follows it is replaced where it stands", async () => {
+		const text = `\u0041 \ud800 x\u200b ${token} \udc00 ok`;
+		expect(await redactor.redact(text)).toBe(`\u0041 \ud800 x\u200b ${marker("github token")} \udc00 ok`);
+	});
+
 	it("is idempotent: a redacted text redacts to itself", async () => {
 		const once = await redactor.redact(`GITHUB_TOKEN=${token} … K7MDENG/bPxRfiCYzq`);
 		expect(await redactor.redact(once)).toBe(once);
