@@ -155,6 +155,17 @@ function escapeRegExp(text: string): string {
 /** Where a token may start: every prefix of the table, longest first. Built once from the table's constants. */
 const PREFIX = new RegExp([...BY_PREFIX.keys()].map(escapeRegExp).join("|"), "g");
 
+/** The most characters after a vendor's prefix an elided example shows before its `...` (`sk-ant-api03-...`). */
+const ELIDED_BODY = 6;
+
+/**
+ * An elided example of a token: a few characters after the prefix, then `...` or `…` (documentation's
+ * `sk-ant-api03-...`, `ghp_...`). A longer piece before a cut mark may be a real token cut short, and is taken.
+ */
+function isElidedExample(text: string, bodyAt: number, end: number): boolean {
+	return end - bodyAt <= ELIDED_BODY && (text.startsWith("...", end) || text.charAt(end) === "\u2026");
+}
+
 /** Not inside a longer word (a prefix that starts a word; `:AA` of a Telegram token is read back from). */
 function startsWord(text: string, at: number, prefix: string): boolean {
 	return prefix === ":AA" || !isIn(ALNUM, text, at - 1);
@@ -175,7 +186,7 @@ export function* vendorTokens(text: string, spans: SecretSpan[]): Generator<void
 		if (!startsWord(text, at, p)) continue;
 		for (const vendor of BY_PREFIX.get(p) ?? []) {
 			const found = vendor.shape(runs, at, at + p.length);
-			if (found === undefined) continue;
+			if (found === undefined || isElidedExample(text, at + p.length, found.end)) continue;
 			spans.push({ start: found.start, end: found.end, kind: vendor.kind });
 			prefix.lastIndex = Math.max(prefix.lastIndex, found.end);
 			break;

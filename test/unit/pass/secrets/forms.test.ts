@@ -79,12 +79,18 @@ describe("nothing else erased (issue 27)", () => {
 		"docker login --password-stdin",
 		"--token abcdef1234567890...",
 		"--api-key sk-abc...wxyz",
+		"--token sk-ant-api03-...",
+		"ANTHROPIC_API_KEY=sk-ant-api03-... and GITHUB_TOKEN=ghp_…",
 		"password: Loading...",
 		"GET /cb?value=mysql -u root -p&lang=en HTTP/1.1",
 		"Usage: --api-key <key>  API key",
 		"GET /oauth/callback?state=af0ifjsldkj&value=Cookie%3A%20theme%3Ddark%3B%20lang%3Den&lang=en HTTP/1.1",
 	])("%s", async (line) => {
 		expect(await redacted(line)).toBe(line);
+	});
+
+	it("takes a longer piece of a token before a cut mark: a real token cut short", async () => {
+		expect(await redacted(`token: ${TOKEN.slice(0, 12)}...`)).toBe("token: [redacted: github token]...");
 	});
 
 	it("replaces a found secret's copy only where it stands as a whole token", async () => {
