@@ -58,7 +58,6 @@ export {
 export {
 	type Material,
 	type MaterialKind,
-	quotableRegions,
 	type Region,
 	trimRegion,
 	type UserText,

@@ -1,4 +1,4 @@
-import { quotableRegions } from "./user-text.js";
+import { userText } from "./user-text.js";
 
 /** A quoted passage of this many words or more is someone else's text, not the user's own words. Exported for tests. */
 export const QUOTED_WORDS = 6;
@@ -47,7 +47,7 @@ function wordCount(text: string): number {
 /** Leaves out what lies outside the quotable regions: a pi-goal message's template. */
 function blankOutsideQuotable(chars: string[], text: string): void {
 	let from = 0;
-	for (const region of quotableRegions(text)) {
+	for (const region of userText(text).own) {
 		blank(chars, from, region.start);
 		from = region.end;
 	}

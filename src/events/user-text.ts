@@ -165,8 +165,3 @@ export function userText(text: string): UserText {
 	const candidates = goals ?? [{ start: 0, end: text.length }];
 	return { own: withoutMaterial(text, candidates, material), material };
 }
-
-/** The parts of a user message its words may be quoted from (`userText(text).own`). */
-export function quotableRegions(text: string): Region[] {
-	return [...userText(text).own];
-}

@@ -1,10 +1,10 @@
 import { parseSkillBlock } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { quotableRegions, userText } from "../../../src/events/user-text.js";
+import { userText } from "../../../src/events/user-text.js";
 import { params } from "../../properties/laws.js";
 
-const quoted = (text: string) => quotableRegions(text).map((r) => text.slice(r.start, r.end));
+const quoted = (text: string) => userText(text).own.map((r) => text.slice(r.start, r.end));
 
 describe("quotable text of a user message", () => {
 	it("is the whole message, trimmed, for an ordinary message", () => {

@@ -1,10 +1,4 @@
-import {
-	occurrences,
-	onWordBoundaries,
-	quotableRegions,
-	type Region,
-	type UserMessage,
-} from "../../../events/index.js";
+import { occurrences, onWordBoundaries, type Region, type UserMessage, userText } from "../../../events/index.js";
 import { readsAsStandingRule, ruleSentences } from "../../reader/index.js";
 import { cleanWords, type RecordedWords, WORDS_OVER } from "./rule-words.js";
 
@@ -17,7 +11,7 @@ import { cleanWords, type RecordedWords, WORDS_OVER } from "./rule-words.js";
 
 /** The quotable text a standing pick stands for: the whole; of several goal objectives, the first read as a rule. */
 function pickRegion(message: UserMessage): Region | undefined {
-	const regions = quotableRegions(message.text);
+	const regions = userText(message.text).own;
 	return regions.length === 1
 		? regions[0]
 		: regions.find((r) => readsAsStandingRule(message.text.slice(r.start, r.end)));
@@ -72,7 +66,7 @@ export function isReaderSentence(message: UserMessage, words: string): boolean {
 export function exactWords(message: UserMessage, words: string | undefined): RecordedWords | undefined {
 	const given = words === undefined ? "" : cleanWords(words);
 	if (given === "") return undefined;
-	for (const region of quotableRegions(message.text))
+	for (const region of userText(message.text).own)
 		for (const at of occurrences(message.text, given, region))
 			if (onWordBoundaries(message.text, at)) return { source: message, region: at, text: given };
 	return undefined;

@@ -1,12 +1,6 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
-import {
-	looseOccurrences,
-	onWordBoundaries,
-	quotableRegions,
-	type Region,
-	type UserMessage,
-} from "../../../events/index.js";
+import { looseOccurrences, onWordBoundaries, type Region, type UserMessage, userText } from "../../../events/index.js";
 
 /** A message of at most this many characters is recorded whole, whatever words the model gave. Exported for tests. */
 export const WHOLE_UP_TO = 300;
@@ -43,7 +37,7 @@ export function cleanWords(words: string): string {
  */
 function whereWordsStand(message: UserMessage, words: string): { readonly clean?: Region; readonly any?: Region } {
 	let any: Region | undefined;
-	for (const region of quotableRegions(message.text)) {
+	for (const region of userText(message.text).own) {
 		for (const at of looseOccurrences(message.text, words, region)) {
 			if (onWordBoundaries(message.text, at)) return { clean: at };
 			any ??= at;
@@ -70,7 +64,7 @@ function wholeMessage(
 	message: UserMessage,
 	code: "words-missing" | "words-inside-word",
 ): Either<WordsRefusal, RecordedWords> {
-	const regions = quotableRegions(message.text);
+	const regions = userText(message.text).own;
 	const [only] = regions;
 	if (only === undefined) return E.left({ kind: "drop", reason: "empty-message" });
 	if (regions.length > 1 || only.end - only.start > WORDS_OVER) return E.left({ kind: "defect", code });
@@ -79,7 +73,7 @@ function wholeMessage(
 
 /** A message whose quotable text is one stretch of at most `WHOLE_UP_TO` characters, recorded whole. */
 function shortWhole(message: UserMessage): RecordedWords | undefined {
-	const regions = quotableRegions(message.text);
+	const regions = userText(message.text).own;
 	const [only] = regions;
 	return regions.length === 1 && only !== undefined && only.end > only.start && only.end - only.start <= WHOLE_UP_TO
 		? recordedIn(message, only)
@@ -88,7 +82,7 @@ function shortWhole(message: UserMessage): RecordedWords | undefined {
 
 /** Words found in a message: the whole message when it is short, else exactly the words. */
 function fromWords(message: UserMessage, at: Region): RecordedWords {
-	const regions = quotableRegions(message.text);
+	const regions = userText(message.text).own;
 	const holding = regions.find((r) => r.start <= at.start && at.end <= r.end);
 	if (regions.length === 1 && holding !== undefined && holding.end - holding.start <= WHOLE_UP_TO) {
 		return recordedIn(message, holding);
