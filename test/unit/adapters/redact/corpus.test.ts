@@ -10,7 +10,8 @@ import {
 	shown,
 } from "../../../../bench/redact-corpus.js";
 import { ordinaryStrings } from "../../../../bench/redact-ordinary-corpus.js";
-import { createRedactor, marker, redactingModel } from "../../../../src/adapters/redact/index.js";
+import { redactingModel } from "../../../../src/adapters/pass/redacting-model.js";
+import { createRedactor, marker } from "../../../../src/adapters/redact/index.js";
 import { decodeMessage, type Message } from "../../../../src/events/messages.js";
 import { bashCall, chain, toolResult, user } from "../../../support/entries.js";
 import { carefulModel, passOver } from "../../../support/passes.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ModelRequest, PassModel } from "../../../../src/adapters/pass/model.js";
-import { createRedactor, redactingModel } from "../../../../src/adapters/redact/index.js";
+import { redactingModel } from "../../../../src/adapters/pass/redacting-model.js";
+import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { renderSummary } from "../../../../src/projections/summary.js";
 import { initialState } from "../../../../src/reducers/state.js";
 

@@ -1,6 +1,8 @@
+// The summarizer seen through the redactor: what the pass sends a model leaves Longhaul, so it is redacted first.
+
 import type { ConversationInput } from "../../pass/conversation/index.js";
-import type { Conversation, PassModel } from "../pass/model.js";
-import type { Redactor } from "./redactor.js";
+import type { Redactor } from "../redact/index.js";
+import type { Conversation, PassModel } from "./model.js";
 
 async function redactedInput(redactor: Redactor, input: ConversationInput): Promise<ConversationInput> {
 	if (input.kind === "text") return { kind: "text", text: await redactor.redact(input.text) };
