@@ -15,23 +15,31 @@ export interface ErrorFacets {
 	readonly status?: boolean;
 }
 
+/**
+ * What an error line reads of an error: a ledger error, or a span record's copy of one, which keeps only its id, tool
+ * and head (a facet whose field is absent is not shown).
+ */
+type ShownError = Pick<LedgerError, "id" | "tool" | "head"> &
+	Partial<Pick<LedgerError, "command" | "span" | "fixedBy">>;
+
 /** An error's origin on one line: its tool, and its command's id (and text, cut, given the commands) when one raised it. */
-function errorOrigin(e: Pick<LedgerError, "tool" | "command">, commands?: ReadonlyMap<string, Command>): string {
+function errorOrigin(e: ShownError, commands?: ReadonlyMap<string, Command>): string {
 	const tool = e.tool.replace(/\s+/g, " ").trim();
-	if (e.command === null) return tool;
+	if (e.command === null || e.command === undefined) return tool;
 	const text = commands?.get(e.command)?.command;
 	return `${tool} ${e.command}${text === undefined ? "" : `: ${cutCommand(text)}`}`;
 }
 
 /** An error's id and, in parentheses, its origin and the facets asked for: `E2 (bash C5: npm test, span 3, open)`. */
-export function errorLabel(e: LedgerError, facets: ErrorFacets): string {
+export function errorLabel(e: ShownError, facets: ErrorFacets): string {
 	const parts = [errorOrigin(e, facets.commands)];
-	if (facets.span === true) parts.push(`span ${e.span}`);
-	if (facets.status === true) parts.push(isOpen(e) ? "open" : `fixed by ${e.fixedBy}`);
+	if (facets.span === true && e.span !== undefined) parts.push(`span ${e.span}`);
+	const fixedBy = e.fixedBy;
+	if (facets.status === true && fixedBy !== undefined) parts.push(isOpen({ fixedBy }) ? "open" : `fixed by ${fixedBy}`);
 	return `${e.id} (${parts.join(", ")})`;
 }
 
 /** An error's label and its head (`head` as its place shows it: on one line, cut, or whole). */
-export function errorLine(e: LedgerError, facets: ErrorFacets, head: string = e.head): string {
+export function errorLine(e: ShownError, facets: ErrorFacets, head: string = e.head): string {
 	return `${errorLabel(e, facets)}: ${head}`;
 }

@@ -1,6 +1,6 @@
 import type { Entry, LocatedSpanRecord, SpanRecord } from "../../events/index.js";
 import { messageOf, userMessages } from "../../events/index.js";
-import { commandsById, errorLabel, headAndTail, sanitize, sliceWhole } from "../../projections/index.js";
+import { commandsById, errorLabel, errorLine, headAndTail, sanitize, sliceWhole } from "../../projections/index.js";
 import type { Command, State } from "../../reducers/index.js";
 
 /** What `longhaul_recall` can look up: the state, the span records and the branch they were folded from. */
@@ -66,7 +66,7 @@ function spanDetail(record: SpanRecord, state: State): string {
 		`chunks ${record.chunks ?? 0}, model calls ${record.calls ?? 0}`,
 		...(record.labels ?? []).map((l) => `label ${l.msg}: ${l.label}`),
 		...(record.commands ?? []).map((c) => `${c.id} [exit ${c.exitCode ?? "?"}] ${c.command}`),
-		...(record.errors ?? []).map((e) => `${e.id} (${e.tool}): ${e.head}`),
+		...(record.errors ?? []).map((e) => errorLine(e, {})),
 		...(record.values ?? []).map((v) => `value ${v.name}: ${v.value} (${v.source})`),
 		...(record.excused ?? []).map((x) => `excused ${x.check}: ${x.reason}`),
 	];
