@@ -9,7 +9,10 @@ export interface SecretSpan {
  * A finder read in steps: it pushes what it finds in `text` into `into`, one anchor a step, so a caller may give the
  * thread back between steps on a long line that cannot be cut. The steps together read the text once.
  */
-export type Finder = (text: string, into: SecretSpan[]) => Generator<void, void, undefined>;
+export type Finder = (text: string, into: SecretSpan[]) => Steps;
+
+/** A finder's steps: each `next()` reads one anchor. */
+export type Steps = Generator<void, void, undefined>;
 
 /** Every step of `find` taken at once: what it finds in `text`, in no particular order. */
 export function findAll(find: Finder, text: string): SecretSpan[] {

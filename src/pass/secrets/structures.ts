@@ -4,7 +4,7 @@
 
 import { AUTHORITY_END, charClass, isIn, NAME, runStart, stopAt, VALUE_END } from "./chars.js";
 import { assignedKind, nameStrength } from "./names.js";
-import { type Finder, findAll, type SecretSpan } from "./span.js";
+import { type Finder, findAll, type SecretSpan, type Steps } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
 
 /**
@@ -254,9 +254,6 @@ function* privateKeys(scan: Scan, into: SecretSpan[]): Steps {
 		into.push({ start, end: m.index + m[0].length, kind: "private key" });
 	}
 }
-
-/** One anchor a step (src/pass/secrets/span.ts, Finder). */
-type Steps = Generator<void, void, undefined>;
 
 /** A finder of one structure: what it finds in the scan's text, pushed into `into`, one anchor a step. */
 type StructureFinder = (scan: Scan, into: SecretSpan[]) => Steps;

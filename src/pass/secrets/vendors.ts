@@ -17,7 +17,7 @@ import {
 	URL_SAFE,
 	WORD,
 } from "./chars.js";
-import { findAll, type SecretSpan } from "./span.js";
+import { findAll, type SecretSpan, type Steps } from "./span.js";
 
 /** Where a token found at a prefix starts and ends; the start may stand before the prefix (a Telegram bot's id). */
 interface Found {
@@ -176,7 +176,7 @@ function startsWord(text: string, at: number, prefix: string): boolean {
  * run read once is not read again (`Runs`), so a run of prefixes (`ghp_ghp_ghp_…`, `-AIza-AIza…`) is read once:
  * linear in the text.
  */
-export function* vendorTokens(text: string, spans: SecretSpan[]): Generator<void, void, undefined> {
+export function* vendorTokens(text: string, spans: SecretSpan[]): Steps {
 	const runs = new Runs(text);
 	const prefix = new RegExp(PREFIX.source, "g");
 	for (let m = prefix.exec(text); m !== null; m = prefix.exec(text)) {
