@@ -116,6 +116,15 @@ describe("a rule event", () => {
 		expect(folded.state.anomalies).toEqual([]);
 	});
 
+	it("retyped loosely and standing as the whole of its source, from its first character to its last, is in force", () => {
+		const folded = fold(
+			user("never   push to \u201cmain\u201d"),
+			compaction(1, [ruleAdded('never push to "main"', "u1")]),
+		);
+		expect(folded.state.rules.map((r) => r.text)).toEqual(['never push to "main"']);
+		expect(folded.state.anomalies).toEqual([]);
+	});
+
 	it("quoting a pi-goal message's objective is in force", () => {
 		const goal = "<goal_context>\n<objective>never push to main</objective>\n</goal_context>";
 		const folded = fold(user(goal), compaction(1, [ruleAdded("never push to main", "u1")]));
