@@ -15,6 +15,31 @@ describe("printing untrusted text", () => {
 		expect(sanitize("line\nnext\tcell")).toBe("line\nnext\tcell");
 	});
 
+	it("shows each code point in the shortest escape that holds it: \\x to 0xff, \\u to 0xffff, \\u{} past it", () => {
+		expect(sanitize("\u009f|\u0100|\u200b|\uffa0|\u{e0000}|\u{e0041}")).toBe(
+			"\\x9f|\u0100|\\u200b|\\uffa0|\\u{e0000}|\\u{e0041}",
+		);
+	});
+
+	it("keeps a ZWJ that joins two emoji, behind a variation selector or a skin tone too, and escapes every other", () => {
+		const family = "\u{1f468}\u200d\u{1f469}";
+		const flag = "\u{1f3f3}\ufe0f\u200d\u{1f308}";
+		const coder = "\u{1f469}\u{1f3fd}\u200d\u{1f4bb}";
+		const toned = "\u{1f469}\u{1f3fd}\ufe0f\u200d\u{1f4bb}";
+		expect(sanitize(`${family} ${flag} ${coder} ${toned}`)).toBe(`${family} ${flag} ${coder} ${toned}`);
+		// Between letters, after an emoji but before a letter, before an emoji but after a letter, at either end.
+		expect(sanitize("a\u200db \u{1f468}\u200dx a\u200d\u{1f469} \u200d\u{1f469} \u{1f468}\u200d")).toBe(
+			"a\\u200db \u{1f468}\\u200dx a\\u200d\u{1f469} \\u200d\u{1f469} \u{1f468}\\u200d",
+		);
+		// Three marks between the emoji and the ZWJ are more than a sequence holds.
+		const far = "\u{1f469}\u{1f3fd}\ufe0f\ufe0f\u200d\u{1f4bb}";
+		expect(sanitize(far)).toBe("\u{1f469}\u{1f3fd}\ufe0f\ufe0f\\u200d\u{1f4bb}");
+		// A lone low surrogate before the ZWJ is no emoji, nor is a pictograph's high half alone.
+		expect(sanitize("\udc00\u200d\u{1f469} \ud83d\u200d\u{1f469}")).toBe(
+			"\udc00\\u200d\u{1f469} \ud83d\\u200d\u{1f469}",
+		);
+	});
+
 	it("reads a CRLF as a line break in text meant as lines, and shows a lone carriage return", () => {
 		expect(sanitizeText("one\r\ntwo\rthree")).toBe("one\ntwo\\x0dthree");
 		expect(sanitize("one\r\ntwo")).toBe("one\\x0d\ntwo");
@@ -46,6 +71,23 @@ describe("cutting text on whole code points", () => {
 		expect(sliceWhole(text, 2, 5)).toBe("b");
 		expect(sliceWhole(EMOJI, 1, 2)).toBe("");
 		expect(sliceWhole(EMOJI, 0, 1)).toBe("");
+	});
+
+	it("knows a pair by the surrogate ranges' very ends, and a low half after anything else for no pair", () => {
+		for (const pair of ["\ud800\udc00", "\udbff\udfff", "\ud800\udfff", "\udbff\udc00"])
+			expect(sliceWhole(pair, 1)).toBe("");
+		expect(sliceWhole(`a${LOW}b`, 1)).toBe(`${LOW}b`);
+		expect(sliceWhole(`\ud7ff${LOW}`, 1)).toBe(LOW);
+		expect(sliceWhole(`${HIGH}\ue000`, 1)).toBe("\ue000");
+	});
+
+	it("never starts or ends a piece in a ZWJ, which would join nothing", () => {
+		const family = "\u{1f468}\u200d\u{1f469}";
+		expect(sliceWhole(family, 2)).toBe("\u{1f469}");
+		expect(sliceWhole(family, 0, 3)).toBe("\u{1f468}");
+		expect(sliceWhole("\u200d", 0)).toBe("");
+		expect(sliceWhole("a\u200d\u200db", 1, 3)).toBe("");
+		expect(sliceWhole(family, 0)).toBe(family);
 	});
 
 	it("leaves a lone half where it stands: only a whole pair is protected", () => {
