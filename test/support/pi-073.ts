@@ -37,7 +37,7 @@ import {
 	type Script,
 } from "./harness-parts.js";
 import { type FauxApi, type PiHarness, type PiLine, startOn } from "./harness-session.js";
-import { branchTokens, ExtensionBinder, sessionManagerOn } from "./pi-shared.js";
+import { branchTokens, ExtensionBinder, sessionFromServices, sessionManagerOn } from "./pi-shared.js";
 
 // The harness's pi 0.73 line (`@mariozechner/pi-coding-agent` 0.73.1, Node 20), what harness-session.ts's one
 // harness is handed for it: pi's SDK with an AuthStorage and a ModelRegistry of its own; provider streams get pi-ai's
@@ -94,7 +94,7 @@ function runtimeFactory(
 	faux: FauxApi<Stream>,
 	loadErrors: HarnessError[],
 ): CreateAgentSessionRuntimeFactory {
-	const { options, specs } = setup;
+	const { options } = setup;
 	const authStorage = AuthStorage.inMemory();
 	authStorage.setRuntimeApiKey(FAUX_PROVIDER, "faux-key");
 	const modelRegistry = ModelRegistry.inMemory(authStorage);
@@ -116,17 +116,14 @@ function runtimeFactory(
 				...(setup.provider === "extension" ? { extensionFactories: [extensionProvider] } : {}),
 			},
 		});
-		loadErrors.push(...services.resourceLoader.getExtensions().errors);
-		const model = services.modelRegistry.find(FAUX_PROVIDER, specs[0]?.id ?? "");
-		if (model === undefined) throw new Error("harness: no faux model to start the session with");
-		const created = await createAgentSessionFromServices({
+		return sessionFromServices(
+			setup,
 			services,
-			sessionManager: target.sessionManager,
-			sessionStartEvent: target.sessionStartEvent,
-			model,
-			thinkingLevel: options.thinkingLevel ?? "off",
-		});
-		return { ...created, services, diagnostics: services.diagnostics };
+			target,
+			loadErrors,
+			(services, id) => services.modelRegistry.find(FAUX_PROVIDER, id),
+			createAgentSessionFromServices,
+		);
 	};
 }
 

@@ -38,7 +38,7 @@ import {
 } from "./harness-parts.js";
 import { type FauxApi, type PiLine, startOn } from "./harness-session.js";
 import { branchEntries } from "./pi-1x-entries.js";
-import { branchTokens, ExtensionBinder, sessionManagerOn } from "./pi-shared.js";
+import { branchTokens, ExtensionBinder, sessionFromServices, sessionManagerOn } from "./pi-shared.js";
 
 // The harness's pi 1.x line (`@earendil-works/pi-coding-agent` 1.6.0, Node >= 22.19), what harness-session.ts's one
 // harness is handed for it, loaded only when LONGHAUL_PI=1: pi's SDK with a ModelRuntime (no AuthStorage,
@@ -94,7 +94,7 @@ async function runtimeFactory(
 	faux: FauxApi<Stream>,
 	loadErrors: HarnessError[],
 ): Promise<CreateAgentSessionRuntimeFactory> {
-	const { options, specs } = setup;
+	const { options } = setup;
 	const modelRuntime = await ModelRuntime.create({
 		credentials: new InMemoryCredentialStore(),
 		modelsStore: new InMemoryModelsStore(),
@@ -121,17 +121,14 @@ async function runtimeFactory(
 				...(setup.provider === "extension" ? { extensionFactories: [extensionProvider] } : {}),
 			},
 		});
-		loadErrors.push(...services.resourceLoader.getExtensions().errors);
-		const model = services.modelRuntime.getModel(FAUX_PROVIDER, specs[0]?.id ?? "");
-		if (model === undefined) throw new Error("harness: no faux model to start the session with");
-		const created = await createAgentSessionFromServices({
+		return sessionFromServices(
+			setup,
 			services,
-			sessionManager: target.sessionManager,
-			sessionStartEvent: target.sessionStartEvent,
-			model,
-			thinkingLevel: options.thinkingLevel ?? "off",
-		});
-		return { ...created, services, diagnostics: services.diagnostics };
+			target,
+			loadErrors,
+			(services, id) => services.modelRuntime.getModel(FAUX_PROVIDER, id),
+			createAgentSessionFromServices,
+		);
 	};
 }
 

@@ -1,4 +1,11 @@
-import { type BranchEntry, type HarnessError, type RecordedCalls, recordingUi } from "./harness-parts.js";
+import {
+	type BackendSetup,
+	type BranchEntry,
+	type HarnessError,
+	type HarnessOptions,
+	type RecordedCalls,
+	recordingUi,
+} from "./harness-parts.js";
 import type { Bindings, SessionChoice } from "./harness-session.js";
 
 // What the two pi lines (pi-073.ts, pi-1x.ts) write the same way over their own SDKs: the shapes below name only
@@ -81,4 +88,50 @@ export function branchTokens<M>(
 		id: entry.id,
 		tokens: entry.type === "message" ? estimateTokens(entry.message) : 0,
 	}));
+}
+
+/** What the harness reads of the services a pi's runtime factory makes. */
+export interface LoadedServices {
+	readonly resourceLoader: { getExtensions(): { readonly errors: readonly HarnessError[] } };
+	readonly diagnostics: unknown;
+}
+
+/** What a pi's runtime factory is handed, as far as the session it creates reads it. */
+export interface FactoryTarget {
+	readonly sessionManager: unknown;
+	readonly sessionStartEvent?: unknown;
+}
+
+/** The options `createAgentSessionFromServices` is called with, in each pi's own types. */
+export interface SessionFromServices<S, T extends FactoryTarget, M> {
+	readonly services: S;
+	readonly sessionManager: T["sessionManager"];
+	readonly sessionStartEvent: T["sessionStartEvent"];
+	readonly model: M;
+	readonly thinkingLevel: NonNullable<HarnessOptions["thinkingLevel"]>;
+}
+
+/**
+ * The end of a pi's runtime factory: records the extensions that failed to load, starts the session on the first
+ * faux model (which `findModel` looks up in pi's own registry), and hands back what pi's runtime takes.
+ */
+export async function sessionFromServices<S extends LoadedServices, T extends FactoryTarget, M, C extends object>(
+	setup: BackendSetup,
+	services: S,
+	target: T,
+	loadErrors: HarnessError[],
+	findModel: (services: S, id: string) => M | undefined,
+	create: (options: SessionFromServices<S, T, M>) => Promise<C>,
+): Promise<C & { services: S; diagnostics: S["diagnostics"] }> {
+	loadErrors.push(...services.resourceLoader.getExtensions().errors);
+	const model = findModel(services, setup.specs[0]?.id ?? "");
+	if (model === undefined) throw new Error("harness: no faux model to start the session with");
+	const created = await create({
+		services,
+		sessionManager: target.sessionManager,
+		sessionStartEvent: target.sessionStartEvent,
+		model,
+		thinkingLevel: setup.options.thinkingLevel ?? "off",
+	});
+	return { ...created, services, diagnostics: services.diagnostics };
 }
