@@ -4,10 +4,12 @@ import { join } from "node:path";
 import { fauxAssistantMessage } from "@mariozechner/pi-ai";
 import { describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
+import { turnsAnswers } from "../support/answers.js";
 import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { compactAfterRule, longhaulSession } from "../support/longhaul-session.js";
+import { ONE_CALL_STATUSES } from "../support/passes.js";
 import { callBash, callTool, fail, type Harness, PI_LINE, say, startSession } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
@@ -295,15 +297,7 @@ describe("what the user sees of a pass", () => {
 		const h = await start();
 		await compactAfterRule(h);
 		const longhaul = h.ui.statusChanges.filter((c) => c.key === "longhaul").map((c) => c.text);
-		expect(longhaul).toEqual([
-			"Longhaul: fold",
-			"Longhaul: redact",
-			"Longhaul: ledger",
-			"Longhaul: world",
-			"Longhaul: diff 1/1",
-			"Longhaul: close",
-			undefined,
-		]);
+		expect(longhaul).toEqual(ONE_CALL_STATUSES);
 		await h.dispose();
 		const faulty = join(repoRoot, "test/fixtures/extensions/longhaul-faulty.ts");
 		const f = await start({}, faulty);
@@ -462,16 +456,16 @@ describe("turns mode inside pi", () => {
 		await h.prompt("never add dependencies");
 		await h.prompt("next");
 		h.model.scriptAgent(
-			JSON.stringify({ narrative: "set the ground rules" }),
-			JSON.stringify({ objective: "ship the feature" }),
-			JSON.stringify({
+			...turnsAnswers({
+				narrative: "set the ground rules",
+				objective: "ship the feature",
 				labels: [
 					{ msg: "u1", label: "rule" },
 					{ msg: "u2", label: "not a rule" },
 				],
+				findings: [{ decisions: [], deadEnds: [] }],
+				now: "start on the feature",
 			}),
-			JSON.stringify({ decisions: [], deadEnds: [] }),
-			JSON.stringify({ now: "start on the feature" }),
 		);
 		await h.compact();
 		const compaction = h.branch().find((e) => e.type === "compaction");

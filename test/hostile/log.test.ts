@@ -11,7 +11,6 @@ import {
 	openSync,
 	readdirSync,
 	readFileSync,
-	readSync,
 	rmSync,
 	statSync,
 	symlinkSync,
@@ -23,6 +22,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { foldEntries } from "../../src/reducers/index.js";
 import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { labeler } from "../support/fake-summarizer.js";
+import { bytesWaiting, modeOf } from "../support/file-probes.js";
 import { logRecords, longhaulSession, tick } from "../support/longhaul-session.js";
 import { say } from "../support/pi-harness.js";
 
@@ -60,18 +60,6 @@ function dirFor(name: string): string {
 	mkdirSync(dir, { mode: 0o700 });
 	return dir;
 }
-
-/** What a non-blocking reader of a FIFO can read now: an empty FIFO answers EOF or EAGAIN. */
-function bytesWaiting(fd: number): number {
-	try {
-		return readSync(fd, Buffer.alloc(64));
-	} catch (error) {
-		if (error instanceof Error && "code" in error && error.code === "EAGAIN") return 0;
-		throw error;
-	}
-}
-
-const modeOf = (path: string) => statSync(path).mode & 0o7777;
 
 describe("a hostile log path stops no compaction and is never written through", () => {
 	it("control: a plain path is written, so the cases below would see a write", async () => {

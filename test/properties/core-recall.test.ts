@@ -5,7 +5,8 @@ import { decodeMessage, type Event, userMessages } from "../../src/events/index.
 import { codePoints, cutWhole, headAndTail, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
 import { foldTranscript } from "../../src/reducers/index.js";
 import * as ev from "../support/events.js";
-import { place, transcriptText } from "../support/transcript.js";
+import { recallSources } from "../support/recall-sources.js";
+import { place, spanRecordOf, transcriptText } from "../support/transcript.js";
 import { law } from "./laws.js";
 
 // What `longhaul_recall` answers for each kind of ref, read from a folded branch (examples), and what the events
@@ -29,43 +30,25 @@ const events: Event[] = [
 ];
 
 function sources() {
-	const folded = foldTranscript(
-		transcriptText(
-			place([
-				{ kind: "user", text: "never push to main" },
-				{ kind: "user", text: "always lint" },
-				{ kind: "user", text: "lint no longer matters" },
-				{ kind: "longhaul-compaction", span: 1, events },
-				{
-					kind: "raw",
-					value: {
-						type: "custom",
-						customType: "compaction-state.span",
-						data: {
-							v: 1,
-							span: 1,
-							compactionId: "e4",
-							chunks: 2,
-							calls: 3,
-							labels: [
-								{ msg: "u1", label: "rule" },
-								{ msg: "u3", label: "lifts R2" },
-							],
-							commands: [{ id: "C1", command: "npm test", exitCode: 1 }],
-							errors: [{ id: "E1", tool: "bash", head: "3 failed" }],
-							values: [{ name: "port", value: "5433", source: "C1" }],
-							excused: [{ check: "rule-words", reason: "cut" }],
-						},
-					},
-				},
-				{
-					kind: "raw",
-					value: { type: "custom", customType: "compaction-state.span", data: { v: 1, span: 2, compactionId: "e9" } },
-				},
-			]),
-		),
-	);
-	return { state: folded.state, spanRecords: folded.spanRecords, branch: folded.branch };
+	return recallSources([
+		{ kind: "user", text: "never push to main" },
+		{ kind: "user", text: "always lint" },
+		{ kind: "user", text: "lint no longer matters" },
+		{ kind: "longhaul-compaction", span: 1, events },
+		spanRecordOf(1, "e4", {
+			chunks: 2,
+			calls: 3,
+			labels: [
+				{ msg: "u1", label: "rule" },
+				{ msg: "u3", label: "lifts R2" },
+			],
+			commands: [{ id: "C1", command: "npm test", exitCode: 1 }],
+			errors: [{ id: "E1", tool: "bash", head: "3 failed" }],
+			values: [{ name: "port", value: "5433", source: "C1" }],
+			excused: [{ check: "rule-words", reason: "cut" }],
+		}),
+		spanRecordOf(2, "e9"),
+	]);
 }
 
 describe("longhaul_recall", () => {

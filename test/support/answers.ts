@@ -31,3 +31,24 @@ export function labeled(label: string, ...msgs: readonly string[]): Label[] {
 export function rawAnswer(labels: readonly RawLabel[], rest: Partial<RawAnswer> = {}): RawAnswer {
 	return { labels: [...labels], decisions: [], deadEnds: [], values: [], narrative: "did things", ...rest };
 }
+
+/** What a turns-mode conversation answers, section by section. */
+export interface TurnsAnswers {
+	readonly narrative: string;
+	readonly objective: string;
+	readonly labels: readonly Label[];
+	/** Each findings answer in turn (decisions, dead ends, and what else the turn asks about). */
+	readonly findings: readonly Readonly<Record<string, unknown>>[];
+	readonly now: string;
+}
+
+/** The replies of a turns-mode conversation, in the order it asks: narrative, objective, labels, findings, now. */
+export function turnsAnswers(a: TurnsAnswers): string[] {
+	return [
+		JSON.stringify({ narrative: a.narrative }),
+		JSON.stringify({ objective: a.objective }),
+		labelsOnly(a.labels),
+		...a.findings.map((findings) => JSON.stringify(findings)),
+		JSON.stringify({ now: a.now }),
+	];
+}

@@ -144,7 +144,7 @@ export interface CapturedUi {
 }
 
 /** The two UI calls the harness records, in the shape both pis' `ExtensionUIContext` have. */
-interface RecordedCalls {
+export interface RecordedCalls {
 	notify(message: string, type?: "info" | "warning" | "error"): void;
 	setStatus(key: string, text: string | undefined): void;
 }

@@ -14,6 +14,17 @@ import { carefulAnswer } from "./fake-summarizer.js";
 /** The pass settings of `longhaul.json`'s defaults. */
 export const PASS_SETTINGS: PassSettings = { ...DEFAULT_CONFIG, narrativeMode: "single" };
 
+/** The footer statuses a pass of one diff call shows, step by step, then the clearing `undefined`. */
+export const ONE_CALL_STATUSES: readonly (string | undefined)[] = [
+	"Longhaul: fold",
+	"Longhaul: redact",
+	"Longhaul: ledger",
+	"Longhaul: world",
+	"Longhaul: diff 1/1",
+	"Longhaul: close",
+	undefined,
+];
+
 /** A model whose every reply is computed from the request; it records the requests it got. */
 export function answeringModel(
 	answer: (request: ModelRequest, signal: AbortSignal) => string | Promise<string>,

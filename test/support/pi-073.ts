@@ -34,10 +34,10 @@ import {
 	type HarnessError,
 	harnessSettings,
 	loaderOptions,
-	recordingUi,
 	type Script,
 } from "./harness-parts.js";
 import { type FauxApi, type PiHarness, type PiLine, startOn } from "./harness-session.js";
+import { branchTokens, ExtensionBinder, sessionFromServices, sessionManagerOn } from "./pi-shared.js";
 
 // The harness's pi 0.73 line (`@mariozechner/pi-coding-agent` 0.73.1, Node 20), what harness-session.ts's one
 // harness is handed for it: pi's SDK with an AuthStorage and a ModelRegistry of its own; provider streams get pi-ai's
@@ -94,7 +94,7 @@ function runtimeFactory(
 	faux: FauxApi<Stream>,
 	loadErrors: HarnessError[],
 ): CreateAgentSessionRuntimeFactory {
-	const { options, specs } = setup;
+	const { options } = setup;
 	const authStorage = AuthStorage.inMemory();
 	authStorage.setRuntimeApiKey(FAUX_PROVIDER, "faux-key");
 	const modelRegistry = ModelRegistry.inMemory(authStorage);
@@ -116,17 +116,14 @@ function runtimeFactory(
 				...(setup.provider === "extension" ? { extensionFactories: [extensionProvider] } : {}),
 			},
 		});
-		loadErrors.push(...services.resourceLoader.getExtensions().errors);
-		const model = services.modelRegistry.find(FAUX_PROVIDER, specs[0]?.id ?? "");
-		if (model === undefined) throw new Error("harness: no faux model to start the session with");
-		const created = await createAgentSessionFromServices({
+		return sessionFromServices(
+			setup,
 			services,
-			sessionManager: target.sessionManager,
-			sessionStartEvent: target.sessionStartEvent,
-			model,
-			thinkingLevel: options.thinkingLevel ?? "off",
-		});
-		return { ...created, services, diagnostics: services.diagnostics };
+			target,
+			loadErrors,
+			(services, id) => services.modelRegistry.find(FAUX_PROVIDER, id),
+			createAgentSessionFromServices,
+		);
 	};
 }
 
@@ -134,7 +131,7 @@ function runtimeFactory(
 function pi073Line(): PiLine<AgentSession, AgentSessionRuntime, Stream> {
 	// pi 0.73.1's waitForIdle does not wait for a compaction the run set off: the settler follows both.
 	const settler = new Settler();
-	let uiContext: ExtensionUIContext | undefined;
+	const binder = new ExtensionBinder<ExtensionUIContext>();
 	return {
 		pi: "0.73",
 		fauxApi,
@@ -142,35 +139,13 @@ function pi073Line(): PiLine<AgentSession, AgentSessionRuntime, Stream> {
 			createAgentSessionRuntime(runtimeFactory(setup, faux, loadErrors), {
 				cwd: setup.cwd,
 				agentDir: setup.agentDir,
-				sessionManager:
-					sessions.kind === "open"
-						? SessionManager.open(sessions.file, undefined, sessions.cwd)
-						: sessions.kind === "create"
-							? SessionManager.create(sessions.cwd, sessions.dir)
-							: SessionManager.inMemory(sessions.cwd),
+				sessionManager: sessionManagerOn(SessionManager, sessions),
 			}),
 		watch: (session) => settler.watch(session),
 		settle: () => settler.settle(),
-		bind: async (session, runtime, bindings) => {
-			if (bindings.ui !== undefined) uiContext ??= recordingUi(session.extensionRunner.getUIContext(), bindings.ui);
-			await session.bindExtensions({
-				uiContext,
-				commandContextActions: {
-					waitForIdle: bindings.waitForIdle,
-					newSession: (options) => runtime.newSession(options),
-					fork: bindings.fork,
-					navigateTree: bindings.navigateTree,
-					switchSession: (path, options) => runtime.switchSession(path, options),
-					reload: bindings.reload,
-				},
-				onError: bindings.onError,
-			});
-		},
+		bind: (session, runtime, bindings) => binder.bind(session, runtime, bindings),
 		branch: (session) => session.sessionManager.getBranch(),
-		tokens: (session) =>
-			session.sessionManager
-				.getBranch()
-				.map((entry) => ({ id: entry.id, tokens: entry.type === "message" ? estimateTokens(entry.message) : 0 })),
+		tokens: (session) => branchTokens(session.sessionManager.getBranch(), estimateTokens),
 	};
 }
 

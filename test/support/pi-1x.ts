@@ -34,11 +34,11 @@ import {
 	type HarnessError,
 	harnessSettings,
 	loaderOptions,
-	recordingUi,
 	type Script,
 } from "./harness-parts.js";
 import { type FauxApi, type PiLine, startOn } from "./harness-session.js";
 import { branchEntries } from "./pi-1x-entries.js";
+import { branchTokens, ExtensionBinder, sessionFromServices, sessionManagerOn } from "./pi-shared.js";
 
 // The harness's pi 1.x line (`@earendil-works/pi-coding-agent` 1.6.0, Node >= 22.19), what harness-session.ts's one
 // harness is handed for it, loaded only when LONGHAUL_PI=1: pi's SDK with a ModelRuntime (no AuthStorage,
@@ -94,7 +94,7 @@ async function runtimeFactory(
 	faux: FauxApi<Stream>,
 	loadErrors: HarnessError[],
 ): Promise<CreateAgentSessionRuntimeFactory> {
-	const { options, specs } = setup;
+	const { options } = setup;
 	const modelRuntime = await ModelRuntime.create({
 		credentials: new InMemoryCredentialStore(),
 		modelsStore: new InMemoryModelsStore(),
@@ -121,23 +121,20 @@ async function runtimeFactory(
 				...(setup.provider === "extension" ? { extensionFactories: [extensionProvider] } : {}),
 			},
 		});
-		loadErrors.push(...services.resourceLoader.getExtensions().errors);
-		const model = services.modelRuntime.getModel(FAUX_PROVIDER, specs[0]?.id ?? "");
-		if (model === undefined) throw new Error("harness: no faux model to start the session with");
-		const created = await createAgentSessionFromServices({
+		return sessionFromServices(
+			setup,
 			services,
-			sessionManager: target.sessionManager,
-			sessionStartEvent: target.sessionStartEvent,
-			model,
-			thinkingLevel: options.thinkingLevel ?? "off",
-		});
-		return { ...created, services, diagnostics: services.diagnostics };
+			target,
+			loadErrors,
+			(services, id) => services.modelRuntime.getModel(FAUX_PROVIDER, id),
+			createAgentSessionFromServices,
+		);
 	};
 }
 
 /** pi 1.x's line, made anew for a harness: its UI context serves all of the harness's sessions. */
 function pi1xLine(): PiLine<AgentSession, AgentSessionRuntime, Stream> {
-	let uiContext: ExtensionUIContext | undefined;
+	const binder = new ExtensionBinder<ExtensionUIContext>();
 	return {
 		pi: "1.x",
 		fauxApi,
@@ -145,36 +142,14 @@ function pi1xLine(): PiLine<AgentSession, AgentSessionRuntime, Stream> {
 			createAgentSessionRuntime(await runtimeFactory(setup, faux, loadErrors), {
 				cwd: setup.cwd,
 				agentDir: setup.agentDir,
-				sessionManager:
-					sessions.kind === "open"
-						? SessionManager.open(sessions.file, undefined, sessions.cwd)
-						: sessions.kind === "create"
-							? SessionManager.create(sessions.cwd, sessions.dir)
-							: SessionManager.inMemory(sessions.cwd),
+				sessionManager: sessionManagerOn(SessionManager, sessions),
 			}),
 		watch: () => () => undefined,
 		// pi 1.x's waitForIdle waits for the agent run and any compaction it set off (`isIdle`).
 		settle: (session) => session.waitForIdle(),
-		bind: async (session, runtime, bindings) => {
-			if (bindings.ui !== undefined) uiContext ??= recordingUi(session.extensionRunner.getUIContext(), bindings.ui);
-			await session.bindExtensions({
-				uiContext,
-				commandContextActions: {
-					waitForIdle: bindings.waitForIdle,
-					newSession: (options) => runtime.newSession(options),
-					fork: bindings.fork,
-					navigateTree: bindings.navigateTree,
-					switchSession: (path, options) => runtime.switchSession(path, options),
-					reload: bindings.reload,
-				},
-				onError: bindings.onError,
-			});
-		},
+		bind: (session, runtime, bindings) => binder.bind(session, runtime, bindings),
 		branch: (session) => branchEntries(session.sessionManager.getBranch()),
-		tokens: (session) =>
-			session.sessionManager
-				.getBranch()
-				.map((entry) => ({ id: entry.id, tokens: entry.type === "message" ? estimateTokens(entry.message) : 0 })),
+		tokens: (session) => branchTokens(session.sessionManager.getBranch(), estimateTokens),
 	};
 }
 

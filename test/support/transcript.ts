@@ -22,6 +22,16 @@ export const compactionOf = (span: number, events: readonly Event[]): EntrySpec 
 	events,
 });
 
+/** A span record (format 1) of span `span`, compaction `compactionId`, holding `rest` (labels, commands, …) too. */
+export const spanRecordOf = (
+	span: number,
+	compactionId: string,
+	rest: Readonly<Record<string, unknown>> = {},
+): EntrySpec => ({
+	kind: "raw",
+	value: { type: "custom", customType: "compaction-state.span", data: { v: 1, span, compactionId, ...rest } },
+});
+
 /** A spec with the id it will carry; ids are fixed up front so inserting an entry renames nothing else. */
 export interface Placed {
 	readonly id: string;

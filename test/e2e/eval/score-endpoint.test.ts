@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { longhaul } from "../../../src/adapters/cli/main.js";
 import { RECALL_TOOL } from "../../../src/eval/recall-probe.js";
 import { RULE_DEFINITION } from "../../../src/pass/prompt/index.js";
-import { assistant, compaction, result, user, v1Text } from "../../unit/eval/v1-transcript.js";
+import { scoreSession } from "../../support/score-session.js";
+import { assistant, user } from "../../unit/eval/v1-transcript.js";
 
 // `longhaul score` as a user runs it against a local model: an OpenAI-compatible endpoint on 127.0.0.1 (here a
 // node:http stub speaking the chat completions API with streaming, as Ollama or vLLM do) declared as a custom
@@ -177,28 +178,20 @@ function agentDir(): string {
 }
 
 function transcript(): string {
-	const path = join(mkdtempSync(join(tmpdir(), "longhaul-score-")), "session.jsonl");
-	writeFileSync(
-		path,
-		v1Text([
-			user(`start the dev server; ${RULE}`),
-			assistant("", [["c1", "bash", { command: "npm run dev" }]]),
-			result("c1", "bash", PORT_LINE),
-			assistant("It runs."),
+	return scoreSession({
+		rule: RULE,
+		devOutput: PORT_LINE,
+		talk: [
 			user(REQUIREMENT),
 			assistant("Noted."),
 			user("good"),
 			assistant("ok"),
 			user("thanks; next we look at the health check together, in a moment"),
 			assistant("sure"),
-			compaction("pi's recorded summary", 9),
-			user("check it"),
-			assistant("", [["c2", "bash", { command: "curl localhost:8787/health" }]]),
-			result("c2", "bash", '{"ok":true}'),
-			assistant("healthy"),
-		]),
-	);
-	return path;
+		],
+		firstKeptEntryIndex: 9,
+		healthOutput: '{"ok":true}',
+	});
 }
 
 const toolMessages = (body: Body) => body.messages.filter((m) => m.role === "tool");

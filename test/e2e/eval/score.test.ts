@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -13,8 +13,9 @@ import * as t from "io-ts";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ProbeModel, resolveRoute } from "../../../src/eval/probe-model.js";
 import { runScoreCli } from "../../../src/eval/score-cli.js";
+import { scoreSession } from "../../support/score-session.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, compaction, result, user, v1Text } from "../../unit/eval/v1-transcript.js";
+import { assistant, user } from "../../unit/eval/v1-transcript.js";
 
 const RULE = "never deploy on a Friday";
 const JudgePrompt = t.type({ answers: t.type({ X: t.string, Y: t.string, Z: t.string }) });
@@ -97,24 +98,13 @@ function fauxProbeModel(): ProbeModel {
 }
 
 function session(): string {
-	const path = join(mkdtempSync(join(tmpdir(), "longhaul-score-")), "session.jsonl");
-	writeFileSync(
-		path,
-		v1Text([
-			user(`start the dev server; ${RULE}`),
-			assistant("", [["c1", "bash", { command: "npm run dev" }]]),
-			result("c1", "bash", "listening on localhost:8787"),
-			assistant("It runs."),
-			user("good"),
-			assistant("ok"),
-			compaction("pi's recorded summary", 5),
-			user("check it"),
-			assistant("", [["c2", "bash", { command: "curl localhost:8787/health" }]]),
-			result("c2", "bash", "ok"),
-			assistant("healthy"),
-		]),
-	);
-	return path;
+	return scoreSession({
+		rule: RULE,
+		devOutput: "listening on localhost:8787",
+		talk: [user("good"), assistant("ok")],
+		firstKeptEntryIndex: 5,
+		healthOutput: "ok",
+	});
 }
 
 describe("npm run score", () => {

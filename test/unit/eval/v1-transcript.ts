@@ -2,7 +2,8 @@
 
 const ts = "2025-12-08T22:41:05.306Z";
 
-type Line = Record<string, unknown>;
+/** One line of the file, before the header is put in front. */
+export type Line = Record<string, unknown>;
 
 /** A user message. */
 export function user(text: string): Line {

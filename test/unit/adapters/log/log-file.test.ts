@@ -11,7 +11,6 @@ import {
 	openSync,
 	readdirSync,
 	readFileSync,
-	readSync,
 	statSync,
 	symlinkSync,
 	writeFileSync,
@@ -30,6 +29,7 @@ import {
 	resolveLogConfig,
 } from "../../../../src/adapters/log/index.js";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
+import { bytesWaiting, modeOf } from "../../../support/file-probes.js";
 import { compactionRecord, sampleRecords, session } from "./sample-records.js";
 
 const at = new Date("2025-06-01T12:00:00.000Z");
@@ -56,16 +56,6 @@ const compacted = (span: number, cwd = session.cwd): LogRecordOf<"compacted"> =>
 	tokensBefore: 1000,
 });
 
-/** What a non-blocking reader can read now: an empty FIFO answers EOF or EAGAIN. */
-function bytesWaiting(fd: number): number {
-	try {
-		return readSync(fd, Buffer.alloc(64));
-	} catch (error) {
-		if (error instanceof Error && "code" in error && error.code === "EAGAIN") return 0;
-		throw error;
-	}
-}
-const modeOf = (path: string): number => statSync(path).mode & 0o7777;
 const linesOf = (path: string): unknown[] =>
 	readFileSync(path, "utf8")
 		.split("\n")

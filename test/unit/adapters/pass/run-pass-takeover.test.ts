@@ -63,6 +63,16 @@ function stateAfter(branch: readonly Raw[], details: unknown) {
 	return foldEntries([...branch, longhaulCompaction("after", leaf, leaf, details)]).state;
 }
 
+/** The rules after the pass, each as its text and the message it came from. */
+function rulesAfter(branch: readonly Raw[], details: unknown) {
+	return stateAfter(branch, details).rules.map((r) => [r.text, r.source]);
+}
+
+/** A user saying each of `said` in turn, each answered "ok", then pi's compaction "summary" of it ({@link afterPi}). */
+function afterPiOf(...said: readonly string[]): Raw[] {
+	return afterPi(chain(said.flatMap((text) => [user(text), assistant("ok")])), "summary");
+}
+
 /**
  * u1 "never use tabs" (read as a standing rule), u2 its lift; pi compacts keeping e4; then the span holds u3.
  * The pass's firstKeptEntryId is f3, so the span is e4 … f2.
@@ -204,9 +214,9 @@ describe("runPass taking over from another compactor", () => {
 	it("a pick over 600 characters is recorded from a label's exact words, else from the reader's sentences, never whole", async () => {
 		const pasted = `${"we went over the build output at length today. ".repeat(16)}Never commit generated files.`;
 		expect(pasted.length).toBeGreaterThan(600);
-		const branch = afterPi(chain([user(pasted), assistant("ok")]), "summary");
+		const branch = afterPiOf(pasted);
 		const sentence = [["Never commit generated files.", "u1"]];
-		const rulesOf = (out: { details: unknown }) => stateAfter(branch, out.details).rules.map((r) => [r.text, r.source]);
+		const rulesOf = (out: { details: unknown }) => rulesAfter(branch, out.details);
 		const closeOf = (out: { details: unknown }) => stateAfter(branch, out.details).closes[0];
 		const narrativeLess = await passOn(branch, new Error("boom"));
 		expect(rulesOf(narrativeLess)).toEqual(sentence);
@@ -250,38 +260,20 @@ describe("runPass taking over from another compactor", () => {
 	});
 
 	it("only a one-off label keeps a pick from being recorded; a not-a-rule or no label leaves it recorded", async () => {
-		const branch = afterPi(
-			chain([
-				user("never deploy on a Friday"),
-				assistant("ok"),
-				user("always use the staging db"),
-				assistant("ok"),
-				user("never force-push"),
-				assistant("ok"),
-			]),
-			"summary",
-		);
+		const branch = afterPiOf("never deploy on a Friday", "always use the staging db", "never force-push");
 		const { capabilities } = caps([
 			diffAnswer([{ msg: "u1", label: "one-off" }, { msg: "u2", label: "not a rule" }, ...labeled("not a rule", "u4")]),
 		]);
 		const out = await runPass(request(branch, "f3"), capabilities);
 		expect(out.calls).toHaveLength(1);
-		expect(stateAfter(branch, out.details).rules.map((r) => [r.text, r.source])).toEqual([
+		expect(rulesAfter(branch, out.details)).toEqual([
 			["always use the staging db", "u2"],
 			["never force-push", "u3"],
 		]);
 	});
 
 	it("a pick labeled `rule and lifts u<n>` replaces the earlier rule", async () => {
-		const branch = afterPi(
-			chain([
-				user("never use tabs"),
-				assistant("ok"),
-				user("switch to two-space indentation instead of tabs from now on"),
-				assistant("ok"),
-			]),
-			"summary",
-		);
+		const branch = afterPiOf("never use tabs", "switch to two-space indentation instead of tabs from now on");
 		const { capabilities } = caps([
 			diffAnswer([{ msg: "u2", label: "rule and lifts u1" }, ...labeled("not a rule", "u3")]),
 		]);
@@ -294,15 +286,7 @@ describe("runPass taking over from another compactor", () => {
 	});
 
 	it("an unlabeled pick is recorded in message order, and a replacement it makes is asked about as in a span", async () => {
-		const branch = afterPi(
-			chain([
-				user("never use tabs"),
-				assistant("ok"),
-				user("switch to two-space indentation instead of tabs from now on"),
-				assistant("ok"),
-			]),
-			"summary",
-		);
+		const branch = afterPiOf("never use tabs", "switch to two-space indentation instead of tabs from now on");
 		const reply = labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]);
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3")), reply]);
 		const out = await runPass(request(branch, "f3"), capabilities);
@@ -324,10 +308,7 @@ describe("runPass taking over from another compactor", () => {
 
 	it("an earlier message is shown cut to its start; a rule there is recorded only from the exact words given", async () => {
 		const long = `We talked about the layout for a while and I think the structure is fine now, nothing else to add on that front. Tests go under tests/ and fixtures beside them, as in the other repos.`;
-		const branch = afterPi(
-			chain([user(long), assistant("ok"), user("tests go under tests/"), assistant("ok")]),
-			"summary",
-		);
+		const branch = afterPiOf(long, "tests go under tests/");
 		const withoutWords = caps([
 			diffAnswer([{ msg: "u1", label: "rule" }, { msg: "u2", label: "rule" }, ...labeled("not a rule", "u3")]),
 		]);
@@ -337,9 +318,7 @@ describe("runPass taking over from another compactor", () => {
 		);
 		expect(dropped.calls).toHaveLength(1);
 		expect(dropped.dropped["excerpt-words"]).toBe(1);
-		expect(stateAfter(branch, dropped.details).rules.map((r) => [r.text, r.source])).toEqual([
-			["tests go under tests/", "u2"],
-		]);
+		expect(rulesAfter(branch, dropped.details)).toEqual([["tests go under tests/", "u2"]]);
 		const withWords = caps([
 			diffAnswer([
 				{ msg: "u1", label: "rule", words: "Tests go under tests/ and fixtures beside them" },
@@ -348,7 +327,7 @@ describe("runPass taking over from another compactor", () => {
 			]),
 		]);
 		const recorded = await runPass(request(branch, "f3"), withWords.capabilities);
-		expect(stateAfter(branch, recorded.details).rules.map((r) => [r.text, r.source])).toEqual([
+		expect(rulesAfter(branch, recorded.details)).toEqual([
 			["Tests go under tests/ and fixtures beside them", "u1"],
 			["tests go under tests/", "u2"],
 		]);

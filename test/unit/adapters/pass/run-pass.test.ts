@@ -4,8 +4,9 @@ import { type PassCapabilities, type PassRequest, runPass } from "../../../../sr
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { World } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
-import { diffAnswer } from "../../../support/answers.js";
+import { diffAnswer, type Label, type TurnsAnswers, turnsAnswers } from "../../../support/answers.js";
 import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } from "../../../support/entries.js";
+import { ONE_CALL_STATUSES } from "../../../support/passes.js";
 import { type Scripted, scriptedConversationModel, scriptedModel } from "../../../support/scripted-model.js";
 
 const world: World = { taken: false, reason: "not a git repository" };
@@ -41,6 +42,20 @@ function compactionEntry(id: string, parentId: string, firstKept: string, detail
 		tokensBefore: 1,
 		details,
 	};
+}
+
+/** The labels of a turns-mode conversation over a branch whose first message gives a rule and whose second does not. */
+const FIRST_A_RULE: readonly Label[] = [
+	{ msg: "u1", label: "rule" },
+	{ msg: "u2", label: "not a rule" },
+];
+
+/** A turns-mode pass over `branch` to `firstKeptEntryId`, its conversation answering `answers`. */
+async function turnsPass(branch: readonly Raw[], firstKeptEntryId: string, answers: TurnsAnswers) {
+	const model = scriptedConversationModel(turnsAnswers(answers));
+	const capabilities: PassCapabilities = { ...caps([]).capabilities, model };
+	const turns = { ...request(branch, firstKeptEntryId), settings: { ...settings, narrativeMode: "turns" as const } };
+	return { model, out: await runPass(turns, capabilities) };
 }
 
 const span1 = chain(ruleFailFix());
@@ -180,37 +195,19 @@ describe("runPass", () => {
 	it("the footer status names each step and the diff call, and is cleared at the end", async () => {
 		const { statuses, capabilities } = caps([goodAnswer]);
 		await runPass(request(span1, "e8"), capabilities);
-		expect(statuses).toEqual([
-			"Longhaul: fold",
-			"Longhaul: redact",
-			"Longhaul: ledger",
-			"Longhaul: world",
-			"Longhaul: diff 1/1",
-			"Longhaul: close",
-			undefined,
-		]);
+		expect(statuses).toEqual(ONE_CALL_STATUSES);
 	});
 });
 
 describe("runPass in turns mode", () => {
 	it("runs the gated conversation instead of the single call, and closes whole with its events", async () => {
-		const model = scriptedConversationModel([
-			JSON.stringify({ narrative: "fixed the failing tests" }),
-			JSON.stringify({ objective: "green tests" }),
-			JSON.stringify({
-				labels: [
-					{ msg: "u1", label: "rule" },
-					{ msg: "u2", label: "not a rule" },
-				],
-			}),
-			JSON.stringify({ decisions: [], deadEnds: [], openErrors: [] }),
-			JSON.stringify({ now: "next part" }),
-		]);
-		const capabilities: PassCapabilities = { ...caps([]).capabilities, model };
-		const out = await runPass(
-			{ ...request(span1, "e8"), settings: { ...settings, narrativeMode: "turns" } },
-			capabilities,
-		);
+		const { model, out } = await turnsPass(span1, "e8", {
+			narrative: "fixed the failing tests",
+			objective: "green tests",
+			labels: FIRST_A_RULE,
+			findings: [{ decisions: [], deadEnds: [], openErrors: [] }],
+			now: "next part",
+		});
 		expect(model.sent).toHaveLength(5);
 		expect(out.kind).toBe("whole");
 		expect(out.calls).toHaveLength(5);
@@ -231,24 +228,16 @@ describe("runPass in turns mode, excused expectations", () => {
 			user("next"),
 		]);
 		const reason = "The lint error is in vendored code this span never touched.";
-		const model = scriptedConversationModel([
-			JSON.stringify({ narrative: "looked at the lint output" }),
-			JSON.stringify({ objective: "clean lint" }),
-			JSON.stringify({
-				labels: [
-					{ msg: "u1", label: "rule" },
-					{ msg: "u2", label: "not a rule" },
-				],
-			}),
-			JSON.stringify({ decisions: [], deadEnds: [] }),
-			JSON.stringify({ decisions: [], deadEnds: [], excuse: reason }),
-			JSON.stringify({ now: "fix the vendored lint config" }),
-		]);
-		const capabilities: PassCapabilities = { ...caps([]).capabilities, model };
-		const out = await runPass(
-			{ ...request(branch, "e5"), settings: { ...settings, narrativeMode: "turns" } },
-			capabilities,
-		);
+		const { out } = await turnsPass(branch, "e5", {
+			narrative: "looked at the lint output",
+			objective: "clean lint",
+			labels: FIRST_A_RULE,
+			findings: [
+				{ decisions: [], deadEnds: [] },
+				{ decisions: [], deadEnds: [], excuse: reason },
+			],
+			now: "fix the vendored lint config",
+		});
 		expect(out.spanRecord.excused).toEqual([{ check: "unfixed-error-placed", reason }]);
 		expect(out.mode).toBe("turns");
 	});

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../../src/adapters/recall/by-ref.js";
+import { RECALL_CHARS, RECALL_TAIL_CHARS, type RecallSources, recall } from "../../../../src/adapters/recall/by-ref.js";
 import type { Event } from "../../../../src/events/index.js";
 import { headAndTail } from "../../../../src/projections/sanitize.js";
-import { foldTranscript } from "../../../../src/reducers/index.js";
 import { command, ruleAdded, spanClosed, userCommand } from "../../../support/events.js";
-import { type EntrySpec, place, transcriptText } from "../../../support/transcript.js";
+import { recallSources } from "../../../support/recall-sources.js";
+import { type EntrySpec, spanRecordOf } from "../../../support/transcript.js";
 
 // What `longhaul_recall` says a command printed, read from the branch's own tool results and `!` runs.
 
@@ -42,24 +42,15 @@ const userRun = (text: string, output: string): EntrySpec => ({
 	value: { type: "message", message: { role: "bashExecution", command: text, output, exitCode: 0, timestamp: 0 } },
 });
 
-function sources(specs: readonly EntrySpec[], events: readonly Event[]) {
-	const folded = foldTranscript(
-		transcriptText(
-			place([
-				{
-					kind: "longhaul-compaction",
-					span: 1,
-					events: [...events, spanClosed(1, "partial", [], "x")],
-				},
-				...specs,
-			]),
-		),
-	);
-	return { state: folded.state, spanRecords: folded.spanRecords, branch: folded.branch };
+function sources(specs: readonly EntrySpec[], events: readonly Event[]): RecallSources {
+	return recallSources([
+		{ kind: "longhaul-compaction", span: 1, events: [...events, spanClosed(1, "partial", [], "x")] },
+		...specs,
+	]);
 }
 
 /** What recall says a command printed: the lines after its head and its command. */
-const printed = (ref: string, s: ReturnType<typeof sources>): string => recall(ref, s).split("\n").slice(2).join("\n");
+const printed = (ref: string, s: RecallSources): string => recall(ref, s).split("\n").slice(2).join("\n");
 
 describe("longhaul_recall: what a command printed", () => {
 	// C1 is a tool run of `ls`; C2 a user's `!pwd`; C3 and C4 the user's first and second `!ls`.
@@ -123,28 +114,14 @@ describe("longhaul_recall: what a command printed", () => {
 
 describe("longhaul_recall: a span's recorded commands", () => {
 	it("a command the span recorded without an exit code shows its exit as ?", () => {
-		const record: EntrySpec = {
-			kind: "raw",
-			value: {
-				type: "custom",
-				customType: "compaction-state.span",
-				data: { v: 1, span: 1, compactionId: "e1", commands: [{ id: "C1", command: "ls", exitCode: null }] },
-			},
-		};
+		const record = spanRecordOf(1, "e1", { commands: [{ id: "C1", command: "ls", exitCode: null }] });
 		expect(recall("1", sources([record], [])).split("\n")).toContain("C1 [exit ?] ls");
 	});
 });
 
 describe("longhaul_recall: a user message", () => {
 	it("lists every span's label of it, in span order, each apart", () => {
-		const labeled = (span: number, label: string): EntrySpec => ({
-			kind: "raw",
-			value: {
-				type: "custom",
-				customType: "compaction-state.span",
-				data: { v: 1, span, compactionId: `c${span}`, labels: [{ msg: "u1", label }] },
-			},
-		});
+		const labeled = (span: number, label: string) => spanRecordOf(span, `c${span}`, { labels: [{ msg: "u1", label }] });
 		const s = sources([{ kind: "user", text: "never push" }, labeled(1, "rule"), labeled(2, "still a rule")], []);
 		expect(recall("u1", s)).toBe('u1 (labeled "rule" in span 1; labeled "still a rule" in span 2):\nnever push');
 	});
@@ -162,19 +139,9 @@ describe("longhaul_recall: one cap for every answer", () => {
 	it("a rule, a span and an unknown ref are capped the same way", () => {
 		const words = "never ".repeat(200_000);
 		const rule: Event = ruleAdded(words, "u1");
-		const record: EntrySpec = {
-			kind: "raw",
-			value: {
-				type: "custom",
-				customType: "compaction-state.span",
-				data: {
-					v: 1,
-					span: 1,
-					compactionId: "e1",
-					commands: Array.from({ length: 5000 }, (_, i) => ({ id: `C${i + 1}`, command: "ls", exitCode: 0 })),
-				},
-			},
-		};
+		const record = spanRecordOf(1, "e1", {
+			commands: Array.from({ length: 5000 }, (_, i) => ({ id: `C${i + 1}`, command: "ls", exitCode: 0 })),
+		});
 		const s = sources([{ kind: "user", text: words }, record], [rule]);
 		for (const ref of ["R1", "1", "u1", `Z${"😀".repeat(5000)}`])
 			expect(recall(ref, s).length).toBeLessThanOrEqual(RECALL_CHARS);
