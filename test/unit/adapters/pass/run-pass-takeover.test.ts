@@ -31,17 +31,16 @@ function request(branch: readonly Raw[], firstKeptEntryId: string): PassRequest 
 	return { branch, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings };
 }
 
-/** A compaction pi's own compactor wrote: a summary, no Longhaul details. */
 /** A pass over `branch` to f3, its model answering `script` in turn. */
 function passOn(branch: readonly Raw[], ...script: readonly Scripted[]) {
 	return runPass(request(branch, "f3"), caps(script).capabilities);
 }
 
+/** A compaction pi's own compactor wrote: a summary, no Longhaul details. */
 function piCompaction(id: string, parentId: string, firstKept: string, summary: string): Raw {
 	return { type: "compaction", id, parentId, timestamp: "t", summary, firstKeptEntryId: firstKept, tokensBefore: 1 };
 }
 
-/** A compaction holding a Longhaul pass's details, as pi appends it. */
 /** `before`, then pi's compaction p1 of it with `summary` (keeping from its last entry), then a user going on: f1 to f3. */
 function afterPi(before: readonly Raw[], summary: string): Raw[] {
 	const last = String(before.at(-1)?.id);
@@ -52,6 +51,7 @@ function afterPi(before: readonly Raw[], summary: string): Raw[] {
 	];
 }
 
+/** A compaction holding a Longhaul pass's details, as pi appends it. */
 function longhaulCompaction(id: string, parentId: string, firstKept: string, details: unknown): Raw {
 	return { ...piCompaction(id, parentId, firstKept, "state"), details };
 }
