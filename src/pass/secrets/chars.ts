@@ -21,7 +21,7 @@ export function charClass(members: string): CharClass {
 	return { has, wide };
 }
 
-/** True when the character `code` is in `cls`. */
+/** True when the character `code` is in `cls`. Exported for tests. */
 export function isMember(cls: CharClass, code: number): boolean {
 	return code < 128 ? cls.has[code] === 1 : cls.wide.has(code);
 }
