@@ -67,7 +67,7 @@ const STEPS_PER_LOOK = 256;
 /**
  * What `find` finds in `text`'s range, read with the READS_BACK characters before it (a finder that reads back sees
  * what it would see in the whole text), spans that start before the range left to the range before; into `into`.
- * The thread is given back between the finder's steps once held for HOLD_MS, so a range too long to cut (one line of
+ * The thread is given back between the finder's steps once held for the pacer's time, so a range too long to cut (one line of
  * a megabyte) holds it no longer than any other.
  */
 async function findInRange(
@@ -132,7 +132,7 @@ function chunkLength(chunk: Chunk | undefined): number {
 
 /**
  * The text with its spans replaced: overlapping spans are one, named by the longest that starts first. The thread is
- * given back between spans once held for HOLD_MS (a megabyte of short secrets is tens of thousands of them).
+ * given back between spans once held for the pacer's time (a megabyte of short secrets is tens of thousands of them).
  */
 async function replaced(text: string, spans: readonly SecretSpan[], pause: () => Promise<void>): Promise<string> {
 	const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
@@ -187,9 +187,10 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 		await pause();
 	}
 	const copies: SecretSpan[][] = texts.map(() => []);
+	const findCopies = copiesOf(found);
 	for (const chunk of chunks) {
 		const view = views[chunk.text];
-		if (view !== undefined) await findInRange(copiesOf(found), view.text, chunk, copies[chunk.text] ?? [], 0, pause);
+		if (view !== undefined) await findInRange(findCopies, view.text, chunk, copies[chunk.text] ?? [], 0, pause);
 		await pause();
 	}
 	const out: string[] = [];
