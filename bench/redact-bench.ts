@@ -177,6 +177,9 @@ const REPEATED_PREFIXES = [
 	"password=",
 	" password ",
 	"machine h login u password ",
+	"cookie:x=",
+	"x://b ",
+	"x://:b ",
 ];
 
 /**

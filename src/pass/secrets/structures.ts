@@ -170,9 +170,10 @@ function* urlPasswords(scan: Scan, into: SecretSpan[]): Steps {
 		if (at - scheme < 2 || !/[A-Za-z]/.test(text.charAt(scheme))) continue;
 		const from = at + 3;
 		const end = stopAt(AUTHORITY_END, text, from);
-		const lastAt = end > from ? text.lastIndexOf("@", end - 1) : -1;
-		const found = text.indexOf(":", from);
-		const colon = found >= 0 && found < end ? found : -1;
+		// Both are looked for in the authority only: a search past it would read the text again for every URL.
+		const authority = text.slice(from, end);
+		const lastAt = authority.lastIndexOf("@") < 0 ? -1 : from + authority.lastIndexOf("@");
+		const colon = authority.indexOf(":") < 0 ? -1 : from + authority.indexOf(":");
 		const cut = lastAt < 0 && /^[ \t]*(?:\n|$)/.test(text.slice(end, end + 40));
 		const passEnd = lastAt < 0 ? (cut ? end : -1) : lastAt;
 		if (colon < 0 || passEnd <= colon + 1) continue;
@@ -210,7 +211,8 @@ const COOKIE_NAME = /[A-Za-z0-9!#$%&*+.^_|~-]+=/y;
 /** Cookie values (a session id, a token), but for short words (`theme=dark`); Set-Cookie's first pair only. */
 function* cookies(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	for (const m of text.matchAll(COOKIE)) {
+	const anchor = new RegExp(COOKIE.source, "gi");
+	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
 		yield;
 		if (isIn(NAME, text, m.index - 1)) continue;
 		const end = scan.lineEnd(m.index);
@@ -226,6 +228,8 @@ function* cookies(scan: Scan, into: SecretSpan[]): Steps {
 			const value = text.slice(start, stop);
 			if (value.length >= 8 && !isPlaceholder(value) && !isPlainValue(value))
 				into.push({ start, end: stop, kind: "cookie" });
+			// The header's pairs are read once and the scan goes on after them: `cookie:x=cookie:x=…` is read once.
+			anchor.lastIndex = Math.max(anchor.lastIndex, stop);
 			if (m[1] !== undefined || text.charAt(stop) !== ";") break;
 			at = stop + 1;
 			while (text.charAt(at) === " ") at++;
