@@ -1,0 +1,224 @@
+// Token forms from the vendors' documentation and the published rule sets (gitleaks' rules, secretlint's recommended
+// preset in node_modules/@secretlint), not from the finder's table.
+import { describe, expect, it } from "vitest";
+import { vendorSpans } from "../../../../src/pass/secrets/vendors.js";
+
+/** What the finder takes in a text: each token's kind and its characters. */
+const found = (text: string) => vendorSpans(text).map((s) => [s.kind, text.slice(s.start, s.end)]);
+
+const MIXED = "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6kL9mN2pQ5sT8vW1yZ4bC7eF0hJ3k";
+const LOWER_HEX = "3f2b8c1e9d4a4f6b8e2c1a7d5b9c0e3f";
+const LETTERS_ONLY = "aBcDeFgHiJkLmNoPqRsTuVwXyZqWeRtYuIoPaSdF";
+
+/** The first `n` characters of `alphabet` repeated: a body of a given length and character set. */
+const of = (alphabet: string, n: number) => alphabet.repeat(Math.ceil(n / alphabet.length)).slice(0, n);
+
+/** A JWT's parts (jwt.io's example token). */
+const JWT_HEADER = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9";
+const JWT_PAYLOAD = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ";
+const JWT_SIGNATURE = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+const TELEGRAM_BODY = "AAHk3Qm9XwPq7Rt2LsAb4Cd6Ef8Gh0Ij2Kl";
+
+describe("vendorSpans: each vendor's token, in its documented form", () => {
+	it.each([
+		["github token", `ghp_${of(MIXED, 36)}`],
+		["github token", `gho_${of(MIXED, 36)}`],
+		["github token", `ghu_${of(MIXED, 36)}`],
+		["github token", `ghs_${of(MIXED, 36)}`],
+		["github token", `ghr_${of(MIXED, 36)}`],
+		["github token", `github_pat_11${of(MIXED, 20)}_${of(MIXED, 59)}`],
+		["anthropic key", `sk-ant-api03-${of(MIXED, 93)}AA`],
+		["openai key", `sk-proj-${of(MIXED, 74)}T3BlbkFJ${of(MIXED, 74)}`],
+		["openai key", `sk-svcacct-${of(MIXED, 58)}T3BlbkFJ${of(MIXED, 58)}`],
+		["openai key", `sk-admin-${of(MIXED, 58)}T3BlbkFJ${of(MIXED, 58)}`],
+		["openai key", `sk-${of(MIXED, 20)}T3BlbkFJ${of(MIXED, 20)}`],
+		["slack token", `xoxb-123456789012-1234567890123-${of(MIXED, 24)}`],
+		["slack token", `xoxp-123456789012-123456789012-123456789012-${of(MIXED, 32)}`],
+		["slack token", `xapp-1-A0123456789-1234567890123-${of(MIXED, 64)}`],
+		["slack webhook", `https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/${of(MIXED, 24)}`],
+		["discord webhook", `https://discord.com/api/webhooks/123456789012345678/${of(MIXED, 68)}`],
+		["discord webhook", `https://discordapp.com/api/webhooks/123456789012345678/${of(MIXED, 68)}`],
+		["npm token", `npm_${of(MIXED, 36)}`],
+		["linear token", `lin_api_${of(MIXED, 40)}`],
+		["shopify token", `shpat_${LOWER_HEX}`],
+		["shopify token", `shpss_${LOWER_HEX}`],
+		["sendgrid key", `SG.${of(MIXED, 22)}.${of(MIXED, 43)}`],
+		["1password token", `ops_eyJzaWduSW5BZGRyZXNzIjoibXkuMXBhc3N3b3JkLmNvbSIsInVzZXJBdXRoIjp7Im1ldGhvZCI6IlNSUGcifQ==`],
+		["aws access key id", "AKIAIOSFODNN7EXAMPLE"],
+		["aws access key id", "ASIAIOSFODNN7EXAMPLE"],
+		["aws access key id", "A3TXIOSFODNN7EXAMPLE"],
+		["gitlab token", `glpat-${of(MIXED, 20)}`],
+		["stripe key", `sk_live_${of(MIXED, 24)}`],
+		["stripe key", `rk_test_${of(MIXED, 24)}`],
+		["google api key", `AIza${of(MIXED, 35)}`],
+		["google access token", `ya29.a0AfH6SMBk3Qm9XwPq7Rt2LsAb4Cd6Ef8Gh0Ij2Kl`],
+		["huggingface token", `hf_${of(LETTERS_ONLY, 34)}`],
+		["digitalocean token", `dop_v1_${LOWER_HEX}${LOWER_HEX}`],
+		["docker token", `dckr_pat_${of(MIXED, 27)}`],
+		["pypi token", `pypi-AgEIcHlwaS5vcmc${of(MIXED, 60)}`],
+		["jwt", `${JWT_HEADER}.${JWT_PAYLOAD}.${JWT_SIGNATURE}`],
+		["telegram bot token", `123456789:${TELEGRAM_BODY}`],
+	])("finds a %s whole among words", (kind, token) => {
+		expect(found(`here: ${token} (end)`)).toEqual([[kind, token]]);
+	});
+});
+
+describe("vendorSpans: a token's bounds", () => {
+	it("finds no token inside a longer word", () => {
+		expect(found(`my${"ghp_"}${of(MIXED, 36)}`)).toEqual([]);
+		expect(found("xAKIAIOSFODNN7EXAMPLE")).toEqual([]);
+		expect(found(`Basic${`AIza${of(MIXED, 35)}`}`)).toEqual([]);
+	});
+
+	it("finds no token whose body runs on into a longer word", () => {
+		expect(found("AKIAIOSFODNN7EXAMPLEx")).toEqual([]);
+		expect(found(`hf_${of(LETTERS_ONLY, 34)}2`)).toEqual([]);
+		expect(found(`dop_v1_${LOWER_HEX}${LOWER_HEX}g`)).toEqual([]);
+	});
+
+	it("finds no body too short for its vendor, nor one of the wrong characters", () => {
+		expect(found("ghp_abc is not a token")).toEqual([]);
+		expect(found(`glpat-${of(MIXED, 19)}`)).toEqual([]);
+		expect(found(`sk_live_${of(MIXED, 15)}`)).toEqual([]);
+		expect(found(`hf_${of(LETTERS_ONLY, 29)}`)).toEqual([]);
+		expect(found(`dop_v1_${LOWER_HEX}${LOWER_HEX.slice(1)}`)).toEqual([]);
+		expect(found(`dop_v1_${LOWER_HEX.toUpperCase()}${LOWER_HEX.toUpperCase()}`)).toEqual([]);
+		expect(found("AKIAiosfodnn7example")).toEqual([]);
+	});
+
+	it("finds a body of exactly the vendor's least length, and none a character shorter", () => {
+		expect(found(`hf_${of(LETTERS_ONLY, 30)}`)).toEqual([["huggingface token", `hf_${of(LETTERS_ONLY, 30)}`]]);
+		expect(found(`glpat-${of(MIXED, 20)}`)).toEqual([["gitlab token", `glpat-${of(MIXED, 20)}`]]);
+		expect(found("AKIAIOSF7EXA")).toEqual([["aws access key id", "AKIAIOSF7EXA"]]);
+		expect(found("AKIAIOSF7EX")).toEqual([]);
+	});
+
+	it("finds no body longer than its vendor's fixed length", () => {
+		expect(found(`AIza${of(MIXED, 34)}`)).toEqual([]);
+		expect(found(`AIza${of(MIXED, 36)}`)).toEqual([]);
+		expect(found(`${"AKIAIOSFODNN7EXAMPLE"}Q`)).toEqual([]);
+		expect(found(`dop_v1_${LOWER_HEX}${LOWER_HEX}0`)).toEqual([]);
+	});
+
+	it("takes the longest prefix: a token is the vendor's whose prefix it starts with", () => {
+		expect(found(`sk-ant-${of(MIXED, 4)} x`)).toEqual([["anthropic key", `sk-ant-${of(MIXED, 4)}`]]);
+	});
+
+	it("takes a token whole, and no prefix inside it for another token", () => {
+		const slack = "xoxb-12345-xoxp-67890";
+		expect(found(`${slack} ok`)).toEqual([["slack token", slack]]);
+		const github = `ghp_${of(MIXED, 10)}_ghp_${of(MIXED, 10)}`;
+		expect(found(github)).toEqual([["github token", github]]);
+	});
+
+	it("finds each of several tokens in one text", () => {
+		const a = `ghp_${of(MIXED, 36)}`;
+		const b = "AKIAIOSFODNN7EXAMPLE";
+		expect(found(`${a} and ${b}`)).toEqual([
+			["github token", a],
+			["aws access key id", b],
+		]);
+	});
+});
+
+describe("vendorSpans: the bare sk- key", () => {
+	it("asks 16 characters or more, one of them a digit", () => {
+		expect(found(`sk-${of(MIXED, 16)}`)).toEqual([["openai key", `sk-${of(MIXED, 16)}`]]);
+		expect(found(`sk-${of(MIXED, 15)}`)).toEqual([]);
+		expect(found("sk-abcdefghijklmnopqrstuvwx")).toEqual([]);
+	});
+
+	it("looks for the digit in the key itself, not in the text after it", () => {
+		expect(found("sk-abcdefghijklmnopqrstuvwx is 42 characters")).toEqual([]);
+	});
+});
+
+describe("vendorSpans: npm tokens and words after npm_", () => {
+	it("takes no lower-case word after npm_ for a token", () => {
+		expect(found("run npm_installation again")).toEqual([]);
+	});
+
+	it("takes a body with a digit or a capital", () => {
+		expect(found("npm_installation9")).toEqual([["npm token", "npm_installation9"]]);
+		expect(found("npm_Installation")).toEqual([["npm token", "npm_Installation"]]);
+	});
+});
+
+describe("vendorSpans: elided examples and cut tokens", () => {
+	it("takes no elided example: a few characters, then ... or …", () => {
+		expect(found("ANTHROPIC_API_KEY=sk-ant-api03-...")).toEqual([]);
+		expect(found("GITHUB_TOKEN=ghp_ab12...")).toEqual([]);
+		expect(found("GITHUB_TOKEN=ghp_abc123\u2026")).toEqual([]);
+	});
+
+	it("takes a short piece with no cut mark after it, and a longer piece before one", () => {
+		expect(found("ghp_abcd")).toEqual([["github token", "ghp_abcd"]]);
+		expect(found("ghp_abc123 ..")).toEqual([["github token", "ghp_abc123"]]);
+		expect(found("ghp_abc1234...")).toEqual([["github token", "ghp_abc1234"]]);
+		expect(found("ghp_abc1234\u2026")).toEqual([["github token", "ghp_abc1234"]]);
+	});
+});
+
+describe("vendorSpans: SendGrid keys", () => {
+	it("takes a key cut after its first part, without the words after it", () => {
+		expect(found(`SG.${of(MIXED, 22)} was revoked`)).toEqual([["sendgrid key", `SG.${of(MIXED, 22)}`]]);
+	});
+
+	it("takes a first part of 8 characters or more", () => {
+		expect(found("SG.aB3dE6gH")).toEqual([["sendgrid key", "SG.aB3dE6gH"]]);
+		expect(found("SG.aB3dE6g")).toEqual([]);
+	});
+});
+
+describe("vendorSpans: JWTs", () => {
+	const token = `${JWT_HEADER}.${JWT_PAYLOAD}.${JWT_SIGNATURE}`;
+
+	it("takes header, payload and signature, and no text after them", () => {
+		expect(found(`Authorization: Bearer ${token}, next`)).toEqual([["jwt", token]]);
+	});
+
+	it("takes nothing without a payload that is JSON too, or without a signature", () => {
+		expect(found(`${JWT_HEADER}.${JWT_SIGNATURE}.${JWT_SIGNATURE}`)).toEqual([]);
+		expect(found(`${JWT_HEADER}.${JWT_PAYLOAD}`)).toEqual([]);
+		expect(found(`${JWT_HEADER}.${JWT_PAYLOAD} ${JWT_SIGNATURE}`)).toEqual([]);
+		expect(found(`${JWT_HEADER}.${JWT_PAYLOAD}.`)).toEqual([]);
+		expect(found(`${JWT_HEADER}.${JWT_PAYLOAD}.abc`)).toEqual([]);
+		expect(found(`${JWT_HEADER} ${JWT_PAYLOAD}.${JWT_SIGNATURE}`)).toEqual([]);
+		expect(found(`${JWT_HEADER}.x${JWT_PAYLOAD}.${JWT_SIGNATURE}`)).toEqual([]);
+	});
+
+	it("asks a header of 11 characters or more, a payload of 11 or more and a signature of 16 or more", () => {
+		const header = "eyJhbGciOiJ";
+		const payload = "eyJzdWIiOiI";
+		const signature = "SflKxwRJSMeKKF2Q";
+		const least = `${header}.${payload}.${signature}`;
+		expect(found(`Bearer ${least}`)).toEqual([["jwt", least]]);
+		expect(found(`Bearer ${header.slice(0, -1)}.${payload}.${signature}`)).toEqual([]);
+		expect(found(`Bearer ${header}.${payload.slice(0, -1)}.${signature}`)).toEqual([]);
+		expect(found(`Bearer ${header}.${payload}.${signature.slice(0, -1)}`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Telegram bot tokens", () => {
+	it("takes the bot's id with the token, in a bot API URL too", () => {
+		const token = `123456789:${TELEGRAM_BODY}`;
+		expect(found(`https://api.telegram.org/bot${token}/getMe`)).toEqual([["telegram bot token", token]]);
+	});
+
+	it("asks an id of 5 to 16 digits", () => {
+		expect(found(`12345:${TELEGRAM_BODY}`)).toEqual([["telegram bot token", `12345:${TELEGRAM_BODY}`]]);
+		expect(found(`id 1234:${TELEGRAM_BODY}`)).toEqual([]);
+		const long = `1234567890123456:${TELEGRAM_BODY}`;
+		expect(found(long)).toEqual([["telegram bot token", long]]);
+		expect(found(`1${long}`)).toEqual([]);
+	});
+
+	it("takes no id inside a longer word other than the API's bot", () => {
+		expect(found(`x123456789:${TELEGRAM_BODY}`)).toEqual([]);
+	});
+
+	it("asks exactly 35 characters after the colon", () => {
+		expect(found(`123456789:${TELEGRAM_BODY.slice(0, -1)}`)).toEqual([]);
+		expect(found(`123456789:${TELEGRAM_BODY}x`)).toEqual([]);
+	});
+});
