@@ -120,3 +120,71 @@ describe("chunkRanges", () => {
 		]);
 	});
 });
+
+describe("chunkRanges, by example", () => {
+	const lines = "aaaa\nbbbb\ncccc\ndddd";
+
+	it.each([
+		[5, [0, 5, 10, 15, 19]],
+		[6, [0, 10, 19]],
+		[10, [0, 10, 19]],
+		[11, [0, 15, 19]],
+	])("cuts after the first line break that makes a range of at least %i characters", (size, edges) => {
+		const ranges = chunkRanges(readView(lines), size);
+		expect(ranges).toEqual(edges.slice(0, -1).map((start, i) => ({ start, end: edges[i + 1] })));
+	});
+
+	it("ends the last range at the text's end, leaving no empty range after a final line break", () => {
+		expect(chunkRanges(readView("aaaa\nbbbb\n"), 5)).toEqual([
+			{ start: 0, end: 5 },
+			{ start: 5, end: 10 },
+		]);
+	});
+
+	it.each([
+		["a text no longer than the size", "PORT=5173\nDEBUG=1", 17],
+		["a line too long to cut", "x".repeat(40), 4],
+		["no text", "", 1],
+	])("gives one range for %s", (_, text, size) => {
+		expect(chunkRanges(readView(text), size)).toEqual([{ start: 0, end: text.length }]);
+	});
+
+	it("cuts after a line break that opens the text", () => {
+		expect(chunkRanges(readView("\nabc\ndef"), 1)).toEqual([
+			{ start: 0, end: 1 },
+			{ start: 1, end: 5 },
+			{ start: 5, end: 8 },
+		]);
+	});
+
+	it("makes no cut after a first line with a lint trigger, whose value may stand on the next line", () => {
+		expect(chunkRanges(readView("client_secret:\nZk3Qm9XwPq7Rt2\nPORT=5173\nDEBUG=1"), 1)).toEqual([
+			{ start: 0, end: 30 },
+			{ start: 30, end: 40 },
+			{ start: 40, end: 47 },
+		]);
+	});
+
+	it("cuts a view whose escapes were dropped at its real line breaks, in the view's places", () => {
+		const esc = String.fromCharCode(27);
+		const view = readView(`${esc}[32mok${esc}[0m\nsecond\nthird`);
+		expect(view.text).toBe("ok\nsecond\nthird");
+		expect(chunkRanges(view, 1)).toEqual([
+			{ start: 0, end: 3 },
+			{ start: 3, end: 10 },
+			{ start: 10, end: 15 },
+		]);
+	});
+
+	it("cuts right before a private key block and right after it, and nowhere inside", () => {
+		const key =
+			"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\n-----END OPENSSH PRIVATE KEY-----";
+		const text = `$ cat ~/.ssh/id_ed25519\n${key}\ndone`;
+		const start = text.indexOf(key);
+		expect(chunkRanges(readView(text), 1)).toEqual([
+			{ start: 0, end: start },
+			{ start, end: start + key.length + 1 },
+			{ start: start + key.length + 1, end: text.length },
+		]);
+	});
+});

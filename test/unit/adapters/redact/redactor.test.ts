@@ -132,3 +132,113 @@ describe("the redactor", () => {
 		expect(await redactor.redact(once)).toBe(once);
 	});
 });
+
+describe("the redactor's choices between finds", () => {
+	const token = `ghp_${"aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"}`;
+	const key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
+
+	it("names a stretch both secretlint and its own finders find by secretlint's kind", async () => {
+		// Its own finders take this value for a "secret" by its name; secretlint knows the AWS name.
+		expect(await redactor.redact(`aws_secret_access_key = ${key}`)).toBe(
+			"aws_secret_access_key = [redacted: aws secret access key]",
+		);
+	});
+
+	it("replaces overlapping finds by one marker, named by the longest that starts first", async () => {
+		// The flag's value runs to the blank, past the token's end: one marker for the flag's value.
+		expect(await redactor.redact(`gh auth login --token ${token}/extra --hostname github.com`)).toBe(
+			"gh auth login --token [redacted: token] --hostname github.com",
+		);
+	});
+
+	it("replaces a copy twelve characters long elsewhere in the batch, and leaves an eleven-character one", async () => {
+		const [a, b] = await redactor.redactAll(["PGPASSWORD=Qm9XwPq7Rt2z", "psql: auth failed for Qm9XwPq7Rt2z"]);
+		expect([a, b]).toEqual(["PGPASSWORD=[redacted: password]", "psql: auth failed for [redacted: password]"]);
+		const [c, d] = await redactor.redactAll(["PGPASSWORD=Qm9XwPq7Rt2", "psql: auth failed for Qm9XwPq7Rt2"]);
+		expect([c, d]).toEqual(["PGPASSWORD=[redacted: password]", "psql: auth failed for Qm9XwPq7Rt2"]);
+	});
+
+	it("names a copy by the kind its first find had", async () => {
+		const [a, b] = await redactor.redactAll([`aws_secret_access_key = ${key}`, `echo ${key}`]);
+		expect(a).toBe("aws_secret_access_key = [redacted: aws secret access key]");
+		expect(b).toBe("echo [redacted: aws secret access key]");
+	});
+
+	it("gives back each text of a batch as it was when off, in order", async () => {
+		const texts = [`GITHUB_TOKEN=${token}`, "PORT=5173"];
+		expect(await createRedactor(false).redactAll(texts)).toEqual(texts);
+	});
+});
+
+describe("the redactor reading long texts in chunks", () => {
+	const token = (n: number) => `ghp_${n}aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3h`.slice(0, 40);
+	const ESC = String.fromCharCode(27);
+
+	it("finds secretlint's finds in every chunk of every text and replaces them where they stand", async () => {
+		const key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
+		const other = "Xk3Qm9XwPq7Rt2aB3dE6gH9jK2mN5pQ8sT1vW4yZ";
+		const texts = [
+			"PORT=5173\nDEBUG=1",
+			`$ cat ~/.aws/credentials\n[default]\naws_secret_access_key = ${key}\nregion = eu-west-1\n`,
+			`[prod]\nregion = us-east-1\naws_secret_access_key = ${other}`,
+		];
+		expect(await createRedactor(true, 1).redactAll(texts)).toEqual([
+			"PORT=5173\nDEBUG=1",
+			"$ cat ~/.aws/credentials\n[default]\naws_secret_access_key = [redacted: aws secret access key]\nregion = eu-west-1\n",
+			"[prod]\nregion = us-east-1\naws_secret_access_key = [redacted: aws secret access key]",
+		]);
+	});
+
+	it("finds a token at a chunk's first character", async () => {
+		const text = `PORT=5173\n${token(1)}\nDEBUG=1\n${token(2)} was revoked`;
+		expect(await createRedactor(true, 1).redact(text)).toBe(
+			"PORT=5173\n[redacted: github token]\nDEBUG=1\n[redacted: github token] was revoked",
+		);
+	});
+
+	it("finds in each chunk a token an escape's final byte stands on, where it stands in the text", async () => {
+		// A CSI escape ends at its first letter: the view reads `hp_…`, so the token is found in the text as it stands.
+		const text = [
+			"$ gh auth status",
+			`${ESC}[${token(1)}`,
+			`  token: ${ESC}[${token(2)} (keyring)`,
+			`\\u001b[${token(3)}`,
+			"done",
+		].join("\n");
+		const want = [
+			"$ gh auth status",
+			`${ESC}[[redacted: github token]`,
+			`  token: ${ESC}[[redacted: github token] (keyring)`,
+			"\\u001b[[redacted: github token]",
+			"done",
+		].join("\n");
+		expect(await createRedactor(true, 1).redact(text)).toBe(want);
+		expect(await redactor.redact(text)).toBe(want);
+	});
+});
+
+describe("the redactor's pace", () => {
+	/** The event loop's turns while `run` runs. */
+	async function turnsDuring(run: () => Promise<unknown>): Promise<number> {
+		let turns = 0;
+		let running = true;
+		const tick = () => {
+			turns++;
+			if (running) setImmediate(tick);
+		};
+		setImmediate(tick);
+		await run();
+		running = false;
+		return turns;
+	}
+	// 200 lines of 59 characters and a break, no lint trigger: with chunks of 64 characters, two lines a chunk.
+	const text = Array.from({ length: 200 }, (_, i) => `line ${String(i).padStart(3, "0")} ${"x".repeat(50)}`).join("\n");
+
+	it("gives the event loop no turn while it has held the thread for less than its time", async () => {
+		expect(await turnsDuring(() => createRedactor(true, 64, Number.POSITIVE_INFINITY).redact(text))).toBe(0);
+	});
+
+	it("gives the event loop a turn after each chunk's finders and each chunk's copies once its time is up", async () => {
+		expect(await turnsDuring(() => createRedactor(true, 64, 0).redact(text))).toBeGreaterThanOrEqual(2 * 100);
+	});
+});

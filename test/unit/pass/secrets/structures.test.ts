@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secretSpans } from "../../../../src/pass/secrets/index.js";
+import { privateKeySpans, secretSpans } from "../../../../src/pass/secrets/index.js";
 
 /** What the patterns take for secrets in a text: each stretch's kind and its characters. */
 const found = (text: string) => secretSpans(text).map((s) => [s.kind, text.slice(s.start, s.end)]);
@@ -41,5 +41,203 @@ describe("secretSpans: passwords in URLs, looked for in the authority only", () 
 
 	it("takes no `:` after the authority for a password's start", () => {
 		expect(found("see https://example.com/a:b@c and more")).toEqual([]);
+	});
+});
+
+describe("secretSpans: secrets assigned to names", () => {
+	it.each([
+		[
+			"a bearer token after an Authorization header",
+			"Authorization: Bearer Zk3Qm9XwPq7Rt2LsAb4Cd6Ef",
+			"token",
+			"Zk3Qm9XwPq7Rt2LsAb4Cd6Ef",
+		],
+		[
+			"an env file's AWS secret",
+			"AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y",
+			"secret",
+			"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y",
+		],
+		[
+			"a value holding a name and `=`, one secret",
+			"NPM_AUTH=token=Zk3Qm9XwPq7Rt2Ls",
+			"token",
+			"token=Zk3Qm9XwPq7Rt2Ls",
+		],
+	])("takes the whole value: %s", (_name, text, kind, value) => {
+		expect(found(text)).toEqual([[kind, value]]);
+	});
+
+	it("takes no value that a call's parenthesis follows", () => {
+		expect(found("const secret = hmacSha256(key, body)")).toEqual([]);
+	});
+});
+
+describe("secretSpans: secrets given as long flags", () => {
+	it.each([
+		["--db-password", "password"],
+		["--passphrase", "password"],
+		["--token", "token"],
+		["--secret-token", "token"],
+		["--client-secret", "secret"],
+		["--api-key", "key"],
+		["--access-key", "key"],
+	])("names the value of %s a %s", (flag, kind) => {
+		expect(found(`tool ${flag} S3cret99 run`)).toEqual([[kind, "S3cret99"]]);
+	});
+
+	it.each([
+		["of 4 characters", "tool --password Ab1! run", "Ab1!"],
+		["starting with digits", "tool --password 99S3cret run", "99S3cret"],
+		["holding a dash and letters at its end", "tool --password S3cret-pass run", "S3cret-pass"],
+		["of words without digits", "tool --password correct-horse-battery run", "correct-horse-battery"],
+		["starting with a dash and holding digits", "tool --password -Zk3Qm9Xw run", "-Zk3Qm9Xw"],
+		["in double quotes, blanks and all", 'tool --password "S3cret 99 Pass" run', "S3cret 99 Pass"],
+		["in single quotes", "tool --token 'Zk3 Qm9 Xw' run", "Zk3 Qm9 Xw"],
+		["in a quote a cut left open, to the line's end", 'tool --password "S3cret 99 Pass\nnext "line"', "S3cret 99 Pass"],
+	])("takes a value %s", (_name, text, value) => {
+		expect(found(text).map(([, v]) => v)).toEqual([value]);
+	});
+
+	it.each([
+		["a value of 3 characters", "tool --password Ab1 run"],
+		["another long flag", "pg_dump --password --verbose app"],
+		["another flag of one dash", "gpg --passphrase -batch run"],
+		["a value of one kind of character", "tool --password hunterhunter run"],
+		["a relative path", "tool --private-key ./keys/deploy.pem"],
+		["a URL without userinfo", "tool --client-secret https://vault.example.com/v1/app"],
+		["a double dash inside a word, as in a branch name", "git checkout feature--token Zk3Qm9XwPq7Rt2Ls"],
+	])("takes no %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+});
+
+describe("secretSpans: passwords in the short flags of the commands that take them", () => {
+	it.each([
+		["mysql -p attached", "mysql -u root -pS3cret99 app", ["S3cret99"]],
+		["sshpass -p and a blank", "sshpass -p S3cret99 ssh host", ["S3cret99"]],
+		["sshpass -p and a tab", "sshpass -p\tS3cret99 ssh host", ["S3cret99"]],
+		["sshpass -p quoted", "sshpass -p 'S3cret 99' ssh host", ["S3cret 99"]],
+		["curl -u user:password", "curl -u admin:S3cret99 https://api.example.com", ["S3cret99"]],
+		["curl -u attached", "curl -uadmin:S3cret99 https://api.example.com", ["S3cret99"]],
+		["curl --user", "curl --user admin:S3cret99 https://api.example.com", ["S3cret99"]],
+		["curl --user=", "curl --user=admin:S3cret99 https://api.example.com", ["S3cret99"]],
+		["curl -u with no user", "curl -u :Zk3Qm9XwPq7Rt2Ls https://api.example.com", ["Zk3Qm9XwPq7Rt2Ls"]],
+		["every flag on the line", "sshpass -p S3cret99 ssh db 'mysql -u root -pDbPass77'", ["S3cret99", "DbPass77"]],
+		[
+			"a pipe of two commands, its line read once",
+			"mysqldump -u root -pS3cret99 app | mysql -u root -pDbPass77 copy",
+			["S3cret99", "DbPass77"],
+		],
+	])("takes %s", (_name, text, values) => {
+		expect(found(text)).toEqual(values.map((v) => ["password", v]));
+	});
+
+	it.each([
+		["mysql -p and a blank, which asks for the password before the database", "mysql -h db -P 3306 -u root -p prod_db"],
+		["curl -u with a user alone, which asks for the password", "curl -u ci-user https://api.example.com"],
+		["curl -u with a reference for the password", "curl -u admin:$API_PASSWORD https://api.example.com"],
+		["a -p on the line after the command's", "mysql -u root -p app\ndocker run -p8080:80 nginx"],
+	])("takes nothing from %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+});
+
+describe("secretSpans: a secret name and its value given to a set command", () => {
+	it("takes a quoted value whole", () => {
+		expect(found('setenv DB_PASSWORD "S3cret 99"')).toEqual([["password", "S3cret 99"]]);
+	});
+
+	it.each([
+		["a reference for the value", "setenv GITHUB_TOKEN $GITHUB_TOKEN_FROM_VAULT"],
+		["a name that holds no secret", "export PATH /usr/local/bin"],
+	])("takes nothing for %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+});
+
+describe("secretSpans: passwords in URLs", () => {
+	it.each([
+		["a two-letter scheme at the text's start", "ws://user:S3cret99@host", "S3cret99"],
+		["a password of 4 characters", "redis://u:abcd@cache", "abcd"],
+		["a password a cut left before blanks at a line's end", "redis://:S3cret99Pass   \nnext", "S3cret99Pass"],
+	])("takes %s", (_name, text, pass) => {
+		expect(found(text)).toEqual([["password in url", pass]]);
+	});
+
+	it.each([
+		["a one-letter scheme", "x://user:S3cret99@host"],
+		["a password of 3 characters", "redis://u:abc@cache"],
+		["an empty password", "redis://u:@cache"],
+		["a user without a password", "ssh://deploy@build.example.com"],
+		["a placeholder the authority stops at", "postgres://user:<password>@localhost/app"],
+		["a name after the host's colon, a path after it", "ssh://github.com:acme-corp/api.git"],
+		["a word after the colon and more on the line", "redis://:S3cret99Pass /x"],
+	])("takes nothing for %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+});
+
+describe("secretSpans: netrc passwords", () => {
+	it.each([
+		["a default entry", "default login anonymous password S3cret99", "S3cret99"],
+		["an entry over aligned lines", "machine api.example.com\n  login    deploy\n  password S3cret99", "S3cret99"],
+		["a password of 4 characters", "machine h login u password Pw9!", "Pw9!"],
+	])("takes %s", (_name, text, pass) => {
+		expect(found(text)).toEqual([["password", pass]]);
+	});
+
+	it.each([
+		["a password of 3 characters", "machine h login u password Pw9"],
+		["a reference for the password", "machine h login u password $NETRC_PASSWORD"],
+	])("takes nothing for %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+});
+
+describe("secretSpans: more cookies", () => {
+	it.each([
+		["a value of 8 characters, but not one of 7", "Cookie: sid=Zk3Qm9Xw; b=Zk3Qm9X", ["Zk3Qm9Xw"]],
+		[
+			"pairs after `;` with any number of blanks",
+			"Cookie: a=Zk3Qm9XwPq7Rt2Ls;b=Ab4Cd6Ef8Gh0Ij2K;   c=Qw8Er6Ty4Ui2Op0A",
+			["Zk3Qm9XwPq7Rt2Ls", "Ab4Cd6Ef8Gh0Ij2K", "Qw8Er6Ty4Ui2Op0A"],
+		],
+		["no pair after anything but `;`", "Cookie: a=Zk3Qm9XwPq7Rt2Ls, b=Ab4Cd6Ef8Gh0Ij2K", ["Zk3Qm9XwPq7Rt2Ls"]],
+		["a header in curl's -H", "curl -H 'Cookie: sid=Zk3Qm9XwPq7Rt2Ls' https://x.io", ["Zk3Qm9XwPq7Rt2Ls"]],
+		["a JSON header", '{"Cookie": "sid=Zk3Qm9XwPq7Rt2Ls"}', ["Zk3Qm9XwPq7Rt2Ls"]],
+		["a header whose last pair a `;` ends", "Cookie: sid=Zk3Qm9XwPq7Rt2Ls; ", ["Zk3Qm9XwPq7Rt2Ls"]],
+	])("takes %s", (_name, text, values) => {
+		expect(found(text)).toEqual(values.map((v) => ["cookie", v]));
+	});
+
+	it.each([
+		["placeholders", "Cookie: session=<session-id>; id=$SESSION_ID"],
+		["words", "Cookie: locale=en-US; consent=analytics-marketing"],
+		["a name ending in cookie", "remember_cookie: sid=Zk3Qm9XwPq7Rt2Ls"],
+		["a value without a name", "Cookie: Zk3Qm9XwPq7Rt2Ls"],
+	])("takes nothing for %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+});
+
+describe("privateKeySpans: the key blocks a text may not be cut in", () => {
+	it("takes a whole block, and its body back from the end line", () => {
+		const key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----";
+		// The block from its start (5) to its end (5 + 78); the end line's read back stops at the start line's dashes.
+		expect(privateKeySpans(`key:\n${key}\nend`)).toEqual([
+			{ start: 5, end: 83, kind: "private key" },
+			{ start: 36, end: 83, kind: "private key" },
+		]);
+	});
+
+	it("reads back at most 10,000 characters from an end line", () => {
+		const text = `${"A".repeat(10_010)}\n-----END PRIVATE KEY-----`;
+		expect(privateKeySpans(text)).toEqual([{ start: 11, end: text.length, kind: "private key" }]);
+	});
+
+	it("takes no public key or certificate", () => {
+		expect(privateKeySpans("-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----")).toEqual([]);
+		expect(privateKeySpans("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----")).toEqual([]);
 	});
 });
