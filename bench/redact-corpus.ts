@@ -251,10 +251,10 @@ function keyBase64(random: Random, length: number): string {
 }
 
 /**
- * How a secret is shown: as it is; in terminal colours; behind escaped colour codes; coloured after a name; with a
- * zero-width or format character inside its prefix or right after it; written with JSON `\u` escapes in a JSON
- * string (all, the prefix and the start of the body, or every third character); percent-encoded in a query string
- * (as encodeURIComponent writes it, every character, or every third).
+ * How a secret is shown: as it is; in terminal colours and other escapes (COLOURS); behind escaped colour codes;
+ * coloured after a name; with a zero-width or format character inside its prefix or right after it; written with
+ * JSON `\u` escapes in a JSON string (all, the prefix and the start of the body, or every third character);
+ * percent-encoded in a query string (as encodeURIComponent writes it, every character, or every third).
  */
 export const FORMS = [
 	"plain",
@@ -268,6 +268,16 @@ export const FORMS = [
 export type Form = (typeof FORMS)[number];
 
 const ESC = String.fromCharCode(27);
+/**
+ * Terminal escapes around a secret, as tools print them: a colour and its reset; `tput sgr0`'s reset (ESC ( B ESC [ m)
+ * before it; the cursor saved and restored (ESC 7, ESC 8); a window title ended by the string terminator (ESC \\).
+ */
+const COLOURS: readonly (readonly [string, string])[] = [
+	[`${ESC}[32m`, `${ESC}[0m`],
+	[`${ESC}(B${ESC}[m`, `${ESC}[1m`],
+	[`${ESC}7`, `${ESC}8`],
+	[`${ESC}]0;build${ESC}\\`, ""],
+];
 /** The escaped text forms of ESC, as logs, `sanitize` and JSON show it. */
 const ESCAPED = ["\\x1b", "\\u001b", "\\033", "\\e"];
 /** Zero-width and format characters a copied token can carry (ZWSP, ZWNJ, word joiner, BOM). */
@@ -318,7 +328,10 @@ function urlEncoded(text: string, picked: (i: number) => boolean): string {
 export function shown(planted: Planted, form: Form, n: number): string {
 	const text = planted.text;
 	if (form === "plain") return text;
-	if (form === "coloured") return `${ESC}[32m${text}${ESC}[0m`;
+	if (form === "coloured") {
+		const [before, after] = COLOURS[n % COLOURS.length] ?? ["", ""];
+		return `${before}${text}${after}`;
+	}
 	if (form === "escaped") {
 		const esc = ESCAPED[n % ESCAPED.length] ?? "\\x1b";
 		return `${esc}[1;31m${text}${esc}[0m`;

@@ -14,9 +14,10 @@ const CSI = 0x9b;
 const BACKSLASH = 0x5c;
 const PERCENT = 0x25;
 
-/** A character no reader sees: zero-width and format characters, the soft hyphen, tag characters' high half. */
+/** A character no reader sees: the bell, zero-width and format characters, the soft hyphen. */
 function isInvisible(code: number): boolean {
 	return (
+		code === 0x07 ||
 		code === 0x00ad ||
 		code === 0x034f ||
 		code === 0x180e ||
@@ -27,7 +28,7 @@ function isInvisible(code: number): boolean {
 }
 
 /** What may need decoding or dropping; a text without any of these is its own view. */
-const NEEDS_VIEW = /[\\%\u001b\u009b\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff\udb40]|\u034f/;
+const NEEDS_VIEW = /[\\%\u0007\u001b\u009b\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff\udb40]|\u034f/;
 
 function hexValue(code: number): number {
 	if (code >= 0x30 && code <= 0x39) return code - 0x30;
@@ -66,8 +67,11 @@ function escapeEnd(text: string, at: number, csi: boolean): number {
 		}
 		return i;
 	}
-	const c = text.charCodeAt(i);
-	return (c >= 0x40 && c <= 0x5a) || c === 0x5e || c === 0x5f ? i + 1 : i;
+	// Any other escape (ECMA-48, 5.3): intermediate bytes, then one final byte, as in ESC 7, ESC c, ESC ( B and the
+	// string terminator ESC \ (`tput sgr0` writes ESC ( B ESC [ m).
+	while (i < text.length && text.charCodeAt(i) >= 0x20 && text.charCodeAt(i) <= 0x2f) i++;
+	const final = text.charCodeAt(i);
+	return final >= 0x30 && final <= 0x7e ? i + 1 : i;
 }
 
 /** JSON's one-letter escapes, as what they stand for. */

@@ -5,6 +5,20 @@ import { leakedPiece, plantedKinds } from "../../../support/secrets.js";
 
 const redactor = createRedactor(true);
 
+/** The event loop's turns while `run` runs. */
+async function turnsDuring(run: () => Promise<unknown>): Promise<number> {
+	let turns = 0;
+	let running = true;
+	const tick = () => {
+		turns++;
+		if (running) setImmediate(tick);
+	};
+	setImmediate(tick);
+	await run();
+	running = false;
+	return turns;
+}
+
 /** One sample of each kind, fixed by the seed so a failure names the same secret every time. */
 const samples = Object.entries(plantedKinds).map(([name, arb]) => ({
 	name,
@@ -84,6 +98,16 @@ describe("the redactor", () => {
 		);
 	});
 
+	it.each([
+		["ESC ( B and a reset, as `tput sgr0` writes them", "\u001b(B\u001b[m"],
+		["ESC 7 (save the cursor)", "\u001b7"],
+		["ESC c (reset the terminal)", "\u001bc"],
+		["a window title and its string terminator ESC \\", "\u001b]0;ci\u001b\\"],
+		["a window title ended by a bell", "\u001b]0;ci\u0007"],
+	])("finds a token right after a terminal escape a terminal does not print: %s", async (_name, escape) => {
+		expect(await redactor.redact(`${escape}${token}`)).toBe(`${escape}[redacted: github token]`);
+	});
+
 	it("leaves ordinary output alone: ports, hashes, versions, counts, references to secrets", async () => {
 		const text = [
 			"commit 1507f8b3c2d4e5f60718293a4b5c6d7e8f901234",
@@ -107,15 +131,10 @@ describe("the redactor", () => {
 	it("gives the event loop turns inside one line too long to cut, and finds the same there", async () => {
 		// 50,000 flags on one line of about a megabyte: no line break to cut at, so only the finders' steps can pause.
 		const line = Array.from({ length: 50_000 }, (_, i) => `--token tK${i}x9Qz${i}`).join(" ");
-		let turns = 0;
-		let running = true;
-		const tick = () => {
-			turns++;
-			if (running) setImmediate(tick);
-		};
-		setImmediate(tick);
-		const paced = await createRedactor(true, undefined, 0).redact(line);
-		running = false;
+		let paced = "";
+		const turns = await turnsDuring(async () => {
+			paced = await createRedactor(true, undefined, 0).redact(line);
+		});
 		// A turn between finders alone would be about ten; stepping gives one each STEPS_PER_LOOK anchors.
 		expect(turns).toBeGreaterThan(150);
 		expect(paced).toBe(await redactor.redact(line));
@@ -218,19 +237,6 @@ describe("the redactor reading long texts in chunks", () => {
 });
 
 describe("the redactor's pace", () => {
-	/** The event loop's turns while `run` runs. */
-	async function turnsDuring(run: () => Promise<unknown>): Promise<number> {
-		let turns = 0;
-		let running = true;
-		const tick = () => {
-			turns++;
-			if (running) setImmediate(tick);
-		};
-		setImmediate(tick);
-		await run();
-		running = false;
-		return turns;
-	}
 	// 200 lines of 59 characters and a break, no lint trigger: with chunks of 64 characters, two lines a chunk.
 	const text = Array.from({ length: 200 }, (_, i) => `line ${String(i).padStart(3, "0")} ${"x".repeat(50)}`).join("\n");
 

@@ -34,6 +34,12 @@ describe("readView: terminal escapes are dropped, body and all", () => {
 		["a two-byte escape (reverse index)", "\u001bMup", "up"],
 		["two-byte escapes at the ends of their range, @ and Z", "\u001b@a\u001bZb", "ab"],
 		["two-byte escapes ^ and _", "\u001b^a\u001b_b", "ab"],
+		["ESC 7 and ESC 8 (save and restore the cursor)", "\u001b7saved\u001b8", "saved"],
+		["ESC c (reset the terminal)", "\u001bcreset", "reset"],
+		["ESC ( B and a reset, as `tput sgr0` writes them", "\u001b(B\u001b[mok", "ok"],
+		["an escape with two intermediate bytes", "\u001b$(Cok", "ok"],
+		["a window title ended by the string terminator ESC \\", "\u001b]0;build\u001b\\done", "done"],
+		["a bell of its own", "pass\u0007word", "password"],
 	])("%s", (_name, text, view) => {
 		expect(seen(text)).toBe(view);
 	});
@@ -41,9 +47,8 @@ describe("readView: terminal escapes are dropped, body and all", () => {
 	it.each([
 		["a CSI cut by a line break keeps the break", "\u001b[31\nnext", "\nnext"],
 		["a CSI cut at the text's end", "x\u001b[31", "x"],
-		["ESC 7 (save the cursor), whose 7 is outside the two-byte range", "\u001b7saved", "7saved"],
-		["ESC c, whose c is outside the two-byte range", "\u001bcreset", "creset"],
-		["ESC ( B, whose ( is outside the two-byte range", "\u001b(Bok", "(Bok"],
+		["ESC ( cut at the text's end", "x\u001b(", "x"],
+		["ESC before a control character keeps the control", "\u001b\tnext", "\tnext"],
 	])("drops only the ESC of an escape without a final byte: %s", (_name, text, view) => {
 		expect(seen(text)).toBe(view);
 	});
@@ -62,6 +67,8 @@ describe("readView: escaped terminal escapes, as JSON and shell text print them"
 		["\\033", "\\033[32mok\\033[0m"],
 		["\\e", "\\e[32mok\\e[0m"],
 		["\\e with a window title", "\\e]0;build\u0007ok"],
+		["\\e with a window title ended by an escaped bell", "\\e]0;build\\x07ok"],
+		["\\u001b ( B, as `tput sgr0` writes it", "\\u001b(B\\u001b[mok"],
 		["\\u001b with a window title ended by the next escaped escape", "\\u001b]0;build\\u001b[0mok"],
 	])("drops %s with its body", (_name, text) => {
 		expect(seen(text)).toBe("ok");
