@@ -104,8 +104,8 @@ describe("the redactor", () => {
 		["ESC c (reset the terminal)", "\u001bc"],
 		["a window title and its string terminator ESC \\", "\u001b]0;ci\u001b\\"],
 		["a window title ended by a bell", "\u001b]0;ci\u0007"],
-	])("finds a token right after a terminal escape a terminal does not print: %s", async (_name, escape) => {
-		expect(await redactor.redact(`${escape}${token}`)).toBe(`${escape}[redacted: github token]`);
+	])("finds a token right after a terminal escape a terminal does not print: %s", async (_name, before) => {
+		expect(await redactor.redact(`${before}${token}`)).toBe(`${before}[redacted: github token]`);
 	});
 
 	it("leaves ordinary output alone: ports, hashes, versions, counts, references to secrets", async () => {
