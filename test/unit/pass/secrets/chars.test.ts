@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { AUTHORITY_END, charClass, isIn, isMember, TOKEN_END, VALUE_END } from "../../../../src/pass/secrets/chars.js";
+import {
+	ALNUM,
+	AUTHORITY_END,
+	charClass,
+	isIn,
+	isMember,
+	Runs,
+	runEnd,
+	runStart,
+	stopAt,
+	TOKEN_END,
+	VALUE_END,
+} from "../../../../src/pass/secrets/chars.js";
 
 const code = (c: string) => c.charCodeAt(0);
 
@@ -8,6 +20,19 @@ describe("character classes", () => {
 		const cls = charClass("a-c_\u2026");
 		expect(["a", "b", "c", "_", "\u2026"].map((c) => isMember(cls, code(c)))).toEqual([true, true, true, true, true]);
 		expect(["d", "-", "A", "\u2027"].map((c) => isMember(cls, code(c)))).toEqual([false, false, false, false]);
+	});
+
+	it("reads a dash at the end, or between two characters that are no range, as a member of its own", () => {
+		const trailing = charClass("a-");
+		expect(["a", "-", "b"].map((c) => isMember(trailing, code(c)))).toEqual([true, true, false]);
+		const plain = charClass("axz");
+		expect(["a", "x", "z", "m"].map((c) => isMember(plain, code(c)))).toEqual([true, true, true, false]);
+	});
+
+	it("keeps U+0080, the first character past ASCII, with the wide ones", () => {
+		const cls = charClass("\u0080");
+		expect([isMember(cls, 0x80), isMember(cls, 0x7f), isMember(cls, 0x81)]).toEqual([true, false, false]);
+		expect(isMember(charClass("a"), 0x80)).toBe(false);
 	});
 
 	it("holds no character past either end of a text", () => {
@@ -32,5 +57,32 @@ describe("character classes", () => {
 		expect(ends("@")).toEqual([false, false, false]);
 		expect(ends(":")).toEqual([false, false, false]);
 		expect(ends("=")).toEqual([false, false, false]);
+	});
+});
+
+describe("runs of a class", () => {
+	const text = "-- abc12 def";
+
+	it("ends a run at the first character out of the class, or at the text's end", () => {
+		expect([runEnd(ALNUM, text, 3), runEnd(ALNUM, text, 0), runEnd(ALNUM, text, 9)]).toEqual([8, 0, 12]);
+	});
+
+	it("stops at the first character of the class at or after a place, or at the text's end", () => {
+		expect([stopAt(ALNUM, text, 0), stopAt(ALNUM, text, 3), stopAt(ALNUM, text, 8), stopAt(ALNUM, "--", 0)]).toEqual([
+			3, 3, 9, 2,
+		]);
+	});
+
+	it("starts a run where it starts, reading back no further than asked", () => {
+		expect([runStart(ALNUM, text, 8, 10), runStart(ALNUM, text, 8, 2), runStart(ALNUM, "abc", 3, 9)]).toEqual([
+			3, 6, 0,
+		]);
+		expect(runStart(ALNUM, text, 3, 10)).toBe(3);
+	});
+
+	it("remembers a run read once and answers the same as a fresh read from inside it, before it and after it", () => {
+		const runs = new Runs(text);
+		const asked = [3, 5, 7, 8, 0, 2, 9, 11, 4];
+		expect(asked.map((from) => runs.end(ALNUM, from))).toEqual(asked.map((from) => runEnd(ALNUM, text, from)));
 	});
 });
