@@ -10,7 +10,16 @@ import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { compactAfterRule, longhaulSession } from "../support/longhaul-session.js";
 import { ONE_CALL_STATUSES } from "../support/passes.js";
-import { callBash, callTool, fail, type Harness, PI_LINE, say, startSession } from "../support/pi-harness.js";
+import {
+	callBash,
+	callTool,
+	fail,
+	type Harness,
+	PI_LINE,
+	say,
+	startSession,
+	toolResultTexts,
+} from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
 const kept = disposedAfterEach();
@@ -153,14 +162,7 @@ describe("Longhaul inside a real pi session", () => {
 		await h.prompt("remember the flaky test");
 		// The tool answers with the id its stored event carries (docs/contracts.md, Stored sessions and ids), not a
 		// guess at the fold's numbering.
-		const answered = h
-			.branch()
-			.flatMap((e) =>
-				e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_remember"
-					? [JSON.stringify(e.message.content)]
-					: [],
-			);
-		expect(answered.join("")).toContain("Remembered as N1.");
+		expect(toolResultTexts(h.branch(), "longhaul_remember")).toEqual(["Remembered as N1."]);
 		const stored = h.branch().flatMap((e) => (e.type === "custom" ? [JSON.stringify(e.data)] : []));
 		expect(stored.join("")).toContain(
 			'"event":{"type":"note-remembered","data":{"id":"N1","text":"the flaky test is net.test.ts"}}',
@@ -172,14 +174,7 @@ describe("Longhaul inside a real pi session", () => {
 		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("N1: the flaky test is net.test.ts");
 		h.model.scriptAgent(callTool("longhaul_recall", { ref: "R1" }), say("done"));
 		await h.prompt("what rule is R1?");
-		const results = h
-			.branch()
-			.flatMap((e) =>
-				e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_recall"
-					? [e.message.content]
-					: [],
-			);
-		expect(JSON.stringify(results)).toContain("never add dependencies");
+		expect(toolResultTexts(h.branch(), "longhaul_recall").join("\n")).toContain("never add dependencies");
 	});
 });
 

@@ -4,7 +4,7 @@ import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callTool, type Harness, say } from "../support/pi-harness.js";
+import { callTool, type Harness, say, toolResultTexts } from "../support/pi-harness.js";
 import { githubTokens, leakedTokens } from "../support/redaction-attacks.js";
 
 // Issue 27: "A secret found in the user's own rule words is still redacted in every output, and the rule stays in
@@ -53,14 +53,7 @@ describe("a secret in the user's own rule words (a real pi session)", () => {
 
 		h.model.scriptAgent(callTool("longhaul_recall", { ref: "R1" }), say("done"));
 		await h.prompt("what was R1?");
-		const recalled = h
-			.branch()
-			.flatMap((e) =>
-				e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_recall"
-					? e.message.content.map((c) => (c.type === "text" ? c.text : ""))
-					: [],
-			)
-			.join("\n");
+		const recalled = toolResultTexts(h.branch(), "longhaul_recall").join("\n");
 		expect(recalled).toContain("[redacted: github token]");
 		expect(leakedTokens(tokens, recalled)).toEqual([]);
 

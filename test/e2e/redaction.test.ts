@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { carefulAnswer, isDiffCall } from "../support/fake-summarizer.js";
 import { longhaulSession } from "../support/longhaul-session.js";
-import { callBash, callTool, type Harness, lastUserText, type ModelCall, say } from "../support/pi-harness.js";
+import {
+	callBash,
+	callTool,
+	type Harness,
+	lastUserText,
+	type ModelCall,
+	say,
+	toolResultTexts,
+} from "../support/pi-harness.js";
 
 const kept = disposedAfterEach();
 
@@ -62,15 +70,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 			say("done"),
 		);
 		await h.prompt("what was E1?");
-		const recalled = JSON.stringify(
-			h
-				.branch()
-				.flatMap((e) =>
-					e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_recall"
-						? [e.message.content]
-						: [],
-				),
-		);
+		const recalled = toolResultTexts(h.branch(), "longhaul_recall").join("\n");
 		expect(recalled).toContain("E1");
 		expect(leaked(recalled)).toEqual([]);
 

@@ -8,7 +8,7 @@ import { foldEntries } from "../../src/reducers/index.js";
 import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callBash, callTool, type Harness, say } from "../support/pi-harness.js";
+import { callBash, callTool, type Harness, say, toolResultTexts } from "../support/pi-harness.js";
 import { recallResults } from "../support/recall-results.js";
 import { leakedPiece, plantedKinds } from "../support/secrets.js";
 
@@ -122,14 +122,7 @@ describe("longhaul_remember counts characters as a reader does (a real pi sessio
 			say("kept"),
 		);
 		await h.prompt("remember the kangaroos");
-		const results = h
-			.branch()
-			.flatMap((e) =>
-				e.type === "message" && e.message.role === "toolResult" && e.message.toolName === "longhaul_remember"
-					? [e.message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("")]
-					: [],
-			);
-		expect(results).toEqual([
+		expect(toolResultTexts(h.branch(), "longhaul_remember")).toEqual([
 			"Remembered as N1.",
 			`Nothing remembered: the note has ${MAX_NOTE_CHARS + 1} characters, over ${MAX_NOTE_CHARS}.`,
 		]);

@@ -5,6 +5,7 @@ import { type AssistantMessage, fauxAssistantMessage, fauxToolCall } from "@mari
 import { EnvOverride } from "../../src/adapters/env-override.js";
 import {
 	type BackendSetup,
+	type BranchEntry,
 	type FauxModelSpec,
 	type Harness,
 	type HarnessOptions,
@@ -64,6 +65,15 @@ export function lastUserText(call: ModelCall): string {
 	if (user === undefined) return "";
 	if (typeof user.content === "string") return user.content;
 	return user.content.map((block) => (block.type === "text" ? (block.text ?? "") : "")).join("");
+}
+
+/** The text of each result of tool `name` on `branch`, in order (a result's text blocks joined). */
+export function toolResultTexts(branch: readonly BranchEntry[], name: string): string[] {
+	return branch.flatMap((entry) =>
+		entry.type === "message" && entry.message.role === "toolResult" && entry.message.toolName === name
+			? [entry.message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("")]
+			: [],
+	);
 }
 
 const DEFAULT_MODELS: readonly FauxModelSpec[] = [{ id: "faux-1" }];
