@@ -15,6 +15,7 @@ import {
 	callTool,
 	fail,
 	type Harness,
+	lastReply,
 	PI_LINE,
 	say,
 	startSession,
@@ -104,10 +105,7 @@ describe("Longhaul inside a real pi session", () => {
 		const compaction = h.branch().find((e) => e.type === "compaction");
 		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("(narrative-less: model-error)");
 		expect(h.ui.notices.some((n) => n.message.includes("narrative-less"))).toBe(true);
-		const replies = h
-			.branch()
-			.flatMap((e) => (e.type === "message" && e.message.role === "assistant" ? [e.message.content] : []));
-		expect(replies.at(-1)).toEqual([{ type: "text", text: "still here" }]);
+		expect(lastReply(h.branch())).toEqual([{ type: "text", text: "still here" }]);
 		expect(foldEntries(h.branch()).state.closes[0]).toMatchObject({
 			kind: "narrative-less",
 			unlabeled: ["u1", "u2", "u3"],

@@ -6,7 +6,7 @@ import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callBash, type Harness, say } from "../support/pi-harness.js";
+import { callBash, type Harness, lastReply, say } from "../support/pi-harness.js";
 import { githubTokens, leakedTokens, repeatCommand } from "../support/redaction-attacks.js";
 
 // Issue 27's attacks on the redactor, each in one span of a real pi session: tool output that once made V8 abort
@@ -45,10 +45,7 @@ async function expectCompactedAndGoingOn(h: Harness, log: string): Promise<void>
 	expect(h.ui.notices.filter((n) => n.message.includes("pi's own compaction takes over"))).toEqual([]);
 	h.model.scriptAgent(say("still here"));
 	await h.prompt("are you there?");
-	const replies = h
-		.branch()
-		.flatMap((e) => (e.type === "message" && e.message.role === "assistant" ? [e.message.content] : []));
-	expect(replies.at(-1)).toEqual([{ type: "text", text: "still here" }]);
+	expect(lastReply(h.branch())).toEqual([{ type: "text", text: "still here" }]);
 }
 
 /** The text of the span's tool results on the branch: what the tools gave the session, before Longhaul read it. */

@@ -4,7 +4,7 @@ import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { consistency } from "../support/passes.js";
-import { type Harness, type ModelCall, say } from "../support/pi-harness.js";
+import { type Harness, lastReply, type ModelCall, say } from "../support/pi-harness.js";
 
 const kept = disposedAfterEach();
 
@@ -69,10 +69,7 @@ describe("two compactions racing on one session", () => {
 		await h.prompt("are you there?");
 		await h.compact();
 		await tick();
-		const replies = h
-			.branch()
-			.flatMap((e) => (e.type === "message" && e.message.role === "assistant" ? [e.message.content] : []));
-		expect(replies.at(-1)).toEqual([{ type: "text", text: "still here" }]);
+		expect(lastReply(h.branch())).toEqual([{ type: "text", text: "still here" }]);
 		expect(summary(h)).toMatchObject({ spans: [1, 2], seqs: "strictly increasing", anomalies: [] });
 	});
 

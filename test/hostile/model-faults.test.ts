@@ -7,7 +7,7 @@ import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } f
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
 import { answeringModel, carefulModel, compactBranch, consistency } from "../support/passes.js";
-import { callBash, fail, type Harness, type ModelCall, say } from "../support/pi-harness.js";
+import { callBash, fail, type Harness, lastReply, type ModelCall, say } from "../support/pi-harness.js";
 import { scriptedModel } from "../support/scripted-model.js";
 
 const MB = 1024 * 1024;
@@ -201,10 +201,7 @@ async function sessionWithSpan1(fault: PiFault["reply"]) {
 async function expectRecovery(h: Harness, faulty: { on: boolean }, before: ReturnType<typeof foldEntries>["state"]) {
 	faulty.on = false;
 	await h.prompt("are you there?");
-	const replies = h
-		.branch()
-		.flatMap((e) => (e.type === "message" && e.message.role === "assistant" ? [e.message.content] : []));
-	expect(replies.at(-1)).toEqual([{ type: "text", text: "still here" }]);
+	expect(lastReply(h.branch())).toEqual([{ type: "text", text: "still here" }]);
 	await h.compact();
 	await tick();
 	const folded = foldEntries(h.branch());

@@ -76,6 +76,13 @@ export function toolResultTexts(branch: readonly BranchEntry[], name: string): s
 	);
 }
 
+/** The content of the last assistant message on `branch`: what the session said last. */
+export function lastReply(branch: readonly BranchEntry[]): AssistantMessage["content"] | undefined {
+	return branch
+		.flatMap((entry) => (entry.type === "message" && entry.message.role === "assistant" ? [entry.message.content] : []))
+		.at(-1);
+}
+
 const DEFAULT_MODELS: readonly FauxModelSpec[] = [{ id: "faux-1" }];
 
 function providerOf(options: HarnessOptions): BackendSetup["provider"] {
