@@ -4,7 +4,7 @@ import { type Entry, entriesFromObjects, readTranscript } from "../../src/events
 import { estimateTokens, PI_KEEP_RECENT_TOKENS, piCut } from "../../src/pass/span/cut.js";
 import { foldEntries, type State } from "../../src/reducers/index.js";
 import type { Raw } from "./entries.js";
-import { compactionEntry, PASS_SETTINGS, passCaps } from "./passes.js";
+import { compactionEntry, passCaps, passRequest } from "./passes.js";
 
 // A real transcript compacted by Longhaul alone, with no model (every pass narrative-less: the ledger needs none), at
 // `score`'s points: the recording's own compactions where it has them (each keeping from where it kept), else one
@@ -64,10 +64,7 @@ function leastKept(branch: readonly Entry[]): number {
 }
 
 async function compactAt(branch: Raw[], kept: string, n: number): Promise<Raw[]> {
-	const outcome = await runPass(
-		{ branch, firstKeptEntryId: kept, cwd: "/nowhere", signal: new AbortController().signal, settings: PASS_SETTINGS },
-		passCaps(undefined),
-	);
+	const outcome = await runPass(passRequest(branch, kept), passCaps(undefined));
 	const last = branch.at(-1)?.id;
 	const compaction = compactionEntry(`longhaul-${n}`, String(last), kept, outcome.details);
 	const record: Raw = {

@@ -3,6 +3,7 @@ import type { ModelReply, ModelRequest, PassModel } from "../../src/adapters/pas
 import {
 	type PassCapabilities,
 	type PassOutcome,
+	type PassRequest,
 	type PassSettings,
 	runPass,
 } from "../../src/adapters/pass/run-pass.js";
@@ -13,6 +14,16 @@ import { carefulAnswer } from "./fake-summarizer.js";
 
 /** The pass settings of `longhaul.json`'s defaults. */
 export const PASS_SETTINGS: PassSettings = { ...DEFAULT_CONFIG, narrativeMode: "single" };
+
+/** A pass's request over `branch` keeping from `firstKeptEntryId`: no repository at its cwd, never aborted. */
+export function passRequest(
+	branch: readonly Raw[],
+	firstKeptEntryId: string,
+	settings: PassSettings = PASS_SETTINGS,
+	signal: AbortSignal = new AbortController().signal,
+): PassRequest {
+	return { branch, firstKeptEntryId, cwd: "/nowhere", signal, settings };
+}
 
 /** The footer statuses a pass of one diff call shows, step by step, then the clearing `undefined`. */
 export const ONE_CALL_STATUSES: readonly (string | undefined)[] = [
@@ -78,17 +89,7 @@ export function passOver(
 	redact: PassCapabilities["redact"],
 	firstKeptEntryId = idOf(branch.at(-1)),
 ): ReturnType<typeof runPass> {
-	return runPass(
-		{ branch, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings: PASS_SETTINGS },
-		{
-			model,
-			noModelReason: "none",
-			takeWorld: async () => ({ taken: false, reason: "not asked" }),
-			status: () => undefined,
-			now: () => 0,
-			redact,
-		},
-	);
+	return runPass(passRequest(branch, firstKeptEntryId), { ...passCaps(model), redact });
 }
 
 /** A compaction entry holding a pass's details, as pi appends it after `parentId`. */
@@ -117,10 +118,7 @@ export async function compactBranch(
 	signal: AbortSignal = new AbortController().signal,
 ): Promise<{ readonly branch: Raw[]; readonly outcome: PassOutcome }> {
 	const last = idOf(branch.at(-1));
-	const outcome = await runPass(
-		{ branch, firstKeptEntryId: last, cwd: "/nowhere", signal, settings: PASS_SETTINGS },
-		passCaps(model),
-	);
+	const outcome = await runPass(passRequest(branch, last, PASS_SETTINGS, signal), passCaps(model));
 	return { branch: [...branch, compactionEntry(id, last, last, outcome.details)], outcome };
 }
 

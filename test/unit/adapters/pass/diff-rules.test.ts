@@ -1,14 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
-import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
-import { createRedactor } from "../../../../src/adapters/redact/index.js";
+import { runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { ANSWER_BOUNDS } from "../../../../src/pass/answer/answer.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { diffAnswer, type Label, labelsOnly } from "../../../support/answers.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
+import { compactionEntry, passCaps, passRequest } from "../../../support/passes.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
-
-const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 
 /** Runs one pass over `messages` (all in the span but the last) with a scripted model, and folds the result. */
 async function pass(messages: readonly string[], script: readonly Scripted[], before: readonly Raw[] = []) {
@@ -20,28 +17,8 @@ async function pass(messages: readonly string[], script: readonly Scripted[], be
 	const branch = [...before, ...raws];
 	const end = String(raws.at(-1)?.id);
 	const model = scriptedModel(script);
-	const caps: PassCapabilities = {
-		model,
-		noModelReason: "none",
-		takeWorld: async () => ({ taken: false, reason: "test" }),
-		status: () => {},
-		now: () => 0,
-		redact: createRedactor(true).redactAll,
-	};
-	const out = await runPass(
-		{ branch, firstKeptEntryId: end, cwd: "/", signal: new AbortController().signal, settings },
-		caps,
-	);
-	const compaction = {
-		type: "compaction",
-		id: `c-${end}`,
-		parentId: end,
-		timestamp: "t",
-		summary: out.summary,
-		firstKeptEntryId: end,
-		tokensBefore: 1,
-		details: out.details,
-	};
+	const out = await runPass(passRequest(branch, end), passCaps(model));
+	const compaction = compactionEntry(`c-${end}`, end, end, out.details);
 	return { out, model, branch: [...branch, compaction], state: foldEntries([...branch, compaction]).state };
 }
 

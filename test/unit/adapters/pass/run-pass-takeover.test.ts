@@ -1,39 +1,23 @@
 import { readFileSync } from "node:fs";
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
-import { type PassCapabilities, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
-import { createRedactor } from "../../../../src/adapters/redact/index.js";
-import { branchOf, decodeEvent, readTranscript, userMessages, type World } from "../../../../src/events/index.js";
+import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import { branchOf, decodeEvent, readTranscript, userMessages } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { diffAnswer, labeled, labelsOnly } from "../../../support/answers.js";
 import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { compactionEntry, PASS_SETTINGS, passCaps, passRequest } from "../../../support/passes.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 import { copyShared, describeShared } from "../../../support/shared.js";
 
-const world: World = { taken: false, reason: "not a git repository" };
-const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
-
 function caps(script: readonly Scripted[], options: { contextWindow?: number } = {}) {
 	const model = scriptedModel(script, options);
-	const capabilities: PassCapabilities = {
-		model,
-		noModelReason: "no model",
-		takeWorld: async () => world,
-		status: () => undefined,
-		now: () => 0,
-		redact: createRedactor(true).redactAll,
-	};
-	return { model, capabilities };
-}
-
-function request(branch: readonly Raw[], firstKeptEntryId: string): PassRequest {
-	return { branch, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings };
+	return { model, capabilities: passCaps(model) };
 }
 
 /** A pass over `branch` to f3, its model answering `script` in turn. */
 function passOn(branch: readonly Raw[], ...script: readonly Scripted[]) {
-	return runPass(request(branch, "f3"), caps(script).capabilities);
+	return runPass(passRequest(branch, "f3"), caps(script).capabilities);
 }
 
 /** A compaction pi's own compactor wrote: a summary, no Longhaul details. */
@@ -51,16 +35,11 @@ function afterPi(before: readonly Raw[], summary: string): Raw[] {
 	];
 }
 
-/** A compaction holding a Longhaul pass's details, as pi appends it. */
-function longhaulCompaction(id: string, parentId: string, firstKept: string, details: unknown): Raw {
-	return { ...piCompaction(id, parentId, firstKept, "state"), details };
-}
-
 /** The state after the pass: the branch with the pass's compaction appended. */
 function stateAfter(branch: readonly Raw[], details: unknown) {
 	const last = branch.at(-1)?.id;
 	const leaf = typeof last === "string" ? last : "";
-	return foldEntries([...branch, longhaulCompaction("after", leaf, leaf, details)]).state;
+	return foldEntries([...branch, compactionEntry("after", leaf, leaf, details)]).state;
 }
 
 /** The rules after the pass, each as its text and the message it came from. */
@@ -89,7 +68,7 @@ describe("runPass taking over from another compactor", () => {
 		const summary = `HEAD-OF-SUMMARY ${"middle words ".repeat(600)} TAIL-OF-SUMMARY`;
 		const branch = afterPi(chain([user("hello"), assistant("hi")]), summary);
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u1", "u2"))]);
-		await runPass(request(branch, "f3"), capabilities);
+		await runPass(passRequest(branch, "f3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).toContain("Earlier summary by another compactor");
 		expect(prompt).toContain("carry forward what it still holds");
@@ -100,14 +79,17 @@ describe("runPass taking over from another compactor", () => {
 
 	it("after a Longhaul compaction there is no takeover: no summary and no earlier messages", async () => {
 		const span1 = chain([user("never use tabs"), assistant("ok"), user("next")]);
-		const first = await runPass(request(span1, "e3"), caps([diffAnswer([{ msg: "u1", label: "rule" }])]).capabilities);
+		const first = await runPass(
+			passRequest(span1, "e3"),
+			caps([diffAnswer([{ msg: "u1", label: "rule" }])]).capabilities,
+		);
 		const branch = [
 			...span1,
-			longhaulCompaction("c1", "e3", "e3", first.details),
+			compactionEntry("c1", "e3", "e3", first.details),
 			...chain([user("go on"), assistant("ok"), user("more")], "f", "c1"),
 		];
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u2", "u3"))]);
-		await runPass(request(branch, "f3"), capabilities);
+		await runPass(passRequest(branch, "f3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).not.toContain("Earlier summary by another compactor");
 		expect(prompt).not.toContain('"msg":"u1"');
@@ -118,7 +100,7 @@ describe("runPass taking over from another compactor", () => {
 		const { model, capabilities } = caps([
 			diffAnswer([{ msg: "u2", label: "lifts u1" }, ...labeled("not a rule", "u3")]),
 		]);
-		const out = await runPass(request(branch, "f3"), capabilities);
+		const out = await runPass(passRequest(branch, "f3"), capabilities);
 		expect(model.requests).toHaveLength(1);
 		expect(out.kind).toBe("whole");
 		const state = stateAfter(branch, out.details);
@@ -132,7 +114,7 @@ describe("runPass taking over from another compactor", () => {
 			diffAnswer(labeled("not a rule", "u3")),
 			diffAnswer([{ msg: "u2", label: "lifts u1" }, ...labeled("not a rule", "u3")]),
 		]);
-		const out = await runPass(request(branch, "f3"), capabilities);
+		const out = await runPass(passRequest(branch, "f3"), capabilities);
 		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "retry"]);
 		expect(model.requests[1]?.prompt).toContain("u2 has no label");
 		expect(stateAfter(branch, out.details).rules).toEqual([]);
@@ -150,7 +132,7 @@ describe("runPass taking over from another compactor", () => {
 	it("the picks are recorded with no model at all", async () => {
 		const branch = liftedBeforePi();
 		const capabilities: PassCapabilities = { ...caps([]).capabilities, model: undefined };
-		const out = await runPass(request(branch, "f3"), capabilities);
+		const out = await runPass(passRequest(branch, "f3"), capabilities);
 		expect(out.kind).toBe("narrative-less");
 		expect(stateAfter(branch, out.details).rules.map((r) => r.source)).toEqual(["u1"]);
 	});
@@ -160,11 +142,11 @@ describe("runPass taking over from another compactor", () => {
 		const first = await passOn(branch, new Error("boom"));
 		const next = [
 			...branch,
-			longhaulCompaction("c1", "f3", "f3", first.details),
+			compactionEntry("c1", "f3", "f3", first.details),
 			...chain([user("and the lexer"), assistant("ok"), user("more")], "g", "c1"),
 		];
 		const lifted = await runPass(
-			request(next, "g3"),
+			passRequest(next, "g3"),
 			caps([
 				diffAnswer([
 					{ msg: "u1", label: "rule" },
@@ -177,7 +159,7 @@ describe("runPass taking over from another compactor", () => {
 		expect(afterLift.rules).toEqual([]);
 		expect(afterLift.lifted).toMatchObject([{ id: "R1", source: "u1", by: "u2" }]);
 		const oneOff = await runPass(
-			request(next, "g3"),
+			passRequest(next, "g3"),
 			caps([diffAnswer([{ msg: "u1", label: "one-off" }, ...labeled("not a rule", "u2", "u3", "u4", "u5")])])
 				.capabilities,
 		);
@@ -191,20 +173,20 @@ describe("runPass taking over from another compactor", () => {
 		const first = await passOn(branch, new Error("boom"));
 		const next = [
 			...branch,
-			longhaulCompaction("c1", "f3", "f3", first.details),
+			compactionEntry("c1", "f3", "f3", first.details),
 			...chain([user("and the lexer"), assistant("ok")], "g", "c1"),
 			piCompaction("p2", "g2", "g2", "pi's summary"),
 			...chain([user("more"), assistant("ok"), user("next")], "h", "p2"),
 		];
 		const kept = await runPass(
-			request(next, "h3"),
+			passRequest(next, "h3"),
 			caps([diffAnswer(labeled("not a rule", "u1", "u2", "u3", "u4", "u5", "u6"))]).capabilities,
 		);
 		const afterNotRule = stateAfter(next, kept.details);
 		expect(afterNotRule.rules).toMatchObject([{ id: "R1", text: "never use tabs", source: "u1" }]);
 		expect(afterNotRule.lifted).toEqual([]);
 		const oneOff = await runPass(
-			request(next, "h3"),
+			passRequest(next, "h3"),
 			caps([diffAnswer([{ msg: "u1", label: "one-off" }, ...labeled("not a rule", "u2", "u3", "u4", "u5", "u6")])])
 				.capabilities,
 		);
@@ -253,7 +235,7 @@ describe("runPass taking over from another compactor", () => {
 			now: "n",
 		});
 		const { capabilities } = caps([new Error("down"), labelAll], { contextWindow: 9000 });
-		const out = await runPass({ ...request(branch, "f30"), settings: { ...settings, maxChunks: 2 } }, capabilities);
+		const out = await runPass(passRequest(branch, "f30", { ...PASS_SETTINGS, maxChunks: 2 }), capabilities);
 		expect(out.chunks).toBe(2);
 		expect(out.kind).toBe("partial");
 		expect(stateAfter(branch, out.details).rules).toMatchObject([{ text: "never push to main", source: "u1" }]);
@@ -264,7 +246,7 @@ describe("runPass taking over from another compactor", () => {
 		const { capabilities } = caps([
 			diffAnswer([{ msg: "u1", label: "one-off" }, { msg: "u2", label: "not a rule" }, ...labeled("not a rule", "u4")]),
 		]);
-		const out = await runPass(request(branch, "f3"), capabilities);
+		const out = await runPass(passRequest(branch, "f3"), capabilities);
 		expect(out.calls).toHaveLength(1);
 		expect(rulesAfter(branch, out.details)).toEqual([
 			["always use the staging db", "u2"],
@@ -277,7 +259,7 @@ describe("runPass taking over from another compactor", () => {
 		const { capabilities } = caps([
 			diffAnswer([{ msg: "u2", label: "rule and lifts u1" }, ...labeled("not a rule", "u3")]),
 		]);
-		const out = await runPass(request(branch, "f3"), capabilities);
+		const out = await runPass(passRequest(branch, "f3"), capabilities);
 		const state = stateAfter(branch, out.details);
 		expect(state.rules.map((r) => [r.text, r.source])).toEqual([
 			["switch to two-space indentation instead of tabs from now on", "u2"],
@@ -289,7 +271,7 @@ describe("runPass taking over from another compactor", () => {
 		const branch = afterPiOf("never use tabs", "switch to two-space indentation instead of tabs from now on");
 		const reply = labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]);
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3")), reply]);
-		const out = await runPass(request(branch, "f3"), capabilities);
+		const out = await runPass(passRequest(branch, "f3"), capabilities);
 		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "questions"]);
 		expect(model.requests[1]?.prompt).toContain(
 			"u2 is labeled `rule` and may replace the rule u1 gave (never use tabs): answer `rule and lifts u1` or `rule`",
@@ -312,7 +294,7 @@ describe("runPass taking over from another compactor", () => {
 		const withoutWords = caps([
 			diffAnswer([{ msg: "u1", label: "rule" }, { msg: "u2", label: "rule" }, ...labeled("not a rule", "u3")]),
 		]);
-		const dropped = await runPass(request(branch, "f3"), withoutWords.capabilities);
+		const dropped = await runPass(passRequest(branch, "f3"), withoutWords.capabilities);
 		expect(withoutWords.model.requests[0]?.prompt).toContain(
 			JSON.stringify({ msg: "u1", text: `${long.slice(0, 160)}…` }),
 		);
@@ -326,7 +308,7 @@ describe("runPass taking over from another compactor", () => {
 				...labeled("not a rule", "u3"),
 			]),
 		]);
-		const recorded = await runPass(request(branch, "f3"), withWords.capabilities);
+		const recorded = await runPass(passRequest(branch, "f3"), withWords.capabilities);
 		expect(rulesAfter(branch, recorded.details)).toEqual([
 			["Tests go under tests/ and fixtures beside them", "u1"],
 			["tests go under tests/", "u2"],
@@ -348,7 +330,7 @@ describe("runPass taking over from another compactor", () => {
 			{ name: "build time", value: "42s", turn: "u1" },
 		];
 		const { capabilities } = caps([diffAnswer(labeled("not a rule", "u1", "u2"), { values })]);
-		const out = await runPass(request(branch, "f3"), capabilities);
+		const out = await runPass(passRequest(branch, "f3"), capabilities);
 		expect(out.dropped["value-not-in-turn"]).toBe(1);
 		expect(stateAfter(branch, out.details).values).toEqual([{ name: "dev server port", value: "5173", source: "u1" }]);
 	});
@@ -368,11 +350,11 @@ describe("runPass taking over a session that already has a state", () => {
 	]);
 
 	it("offers only the messages since Longhaul's last whole span: a rule it had lifted is not recorded again", async () => {
-		const first = await runPass(request(span1, "e5"), caps([span1Answer]).capabilities);
+		const first = await runPass(passRequest(span1, "e5"), caps([span1Answer]).capabilities);
 		expect(first.kind).toBe("whole");
 		const branch = [
 			...span1,
-			longhaulCompaction("c1", "e5", "e5", first.details),
+			compactionEntry("c1", "e5", "e5", first.details),
 			...chain(
 				[user("always run lint before committing"), assistant("ok"), user("keep going"), assistant("ok")],
 				"g",
@@ -382,7 +364,7 @@ describe("runPass taking over a session that already has a state", () => {
 			...chain([user("carry on"), assistant("ok"), user("more")], "h", "p1"),
 		];
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3", "u5", "u6"))]);
-		const out = await runPass(request(branch, "h3"), capabilities);
+		const out = await runPass(passRequest(branch, "h3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).toContain("pi's summary after a fallback");
 		expect(prompt).not.toContain('"msg":"u1"');
@@ -396,20 +378,20 @@ describe("runPass taking over a session that already has a state", () => {
 	});
 
 	it("messages of a Longhaul span that closed narrative-less are offered again, each once", async () => {
-		const first = await runPass(request(span1, "e5"), caps([span1Answer]).capabilities);
+		const first = await runPass(passRequest(span1, "e5"), caps([span1Answer]).capabilities);
 		const span2 = chain([user("always run lint before committing"), assistant("ok"), user("keep going")], "g", "c1");
-		const afterFirst = [...span1, longhaulCompaction("c1", "e5", "e5", first.details), ...span2];
-		const second = await runPass(request(afterFirst, "g3"), caps([new Error("boom")]).capabilities);
+		const afterFirst = [...span1, compactionEntry("c1", "e5", "e5", first.details), ...span2];
+		const second = await runPass(passRequest(afterFirst, "g3"), caps([new Error("boom")]).capabilities);
 		expect(second.kind).toBe("narrative-less");
 		const branch = [
 			...afterFirst,
-			longhaulCompaction("c2", "g3", "g3", second.details),
+			compactionEntry("c2", "g3", "g3", second.details),
 			...chain([assistant("ok"), user("and the docs"), assistant("ok")], "k", "c2"),
 			piCompaction("p1", "k3", "k3", "pi's summary"),
 			...chain([user("carry on"), assistant("ok"), user("more")], "h", "p1"),
 		];
 		const { model, capabilities } = caps([diffAnswer(labeled("not a rule", "u3", "u5", "u6", "u7"))]);
-		const out = await runPass(request(branch, "h3"), capabilities);
+		const out = await runPass(passRequest(branch, "h3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		for (const ref of ["u3", "u4", "u5", "u6"]) expect(prompt.split(`{"msg":"${ref}"`).length - 1, ref).toBe(1);
 		expect(prompt).not.toContain('"msg":"u1"');
@@ -457,7 +439,7 @@ describeShared("runPass on a real session pi compacted twice (before-compaction.
 		const picks = new Set(EXPECTED.map((e) => e.ref));
 		const labels = users.filter((u) => !picks.has(u.ref)).map((u) => ({ msg: u.ref, label: "not a rule" }));
 		const { model, capabilities } = caps([diffAnswer(labels)]);
-		const out = await runPass(request(branch, last), capabilities);
+		const out = await runPass(passRequest(branch, last), capabilities);
 		expect(out.kind).toBe("whole");
 		expect(model.requests).toHaveLength(1);
 		const rules = stateAfter(branch, out.details).rules;
@@ -474,7 +456,7 @@ describeShared("runPass on a real session pi compacted twice (before-compaction.
 		const summary = compactions.at(-1)?.raw.summary;
 		const first = compactions.at(0)?.raw.summary;
 		const { model, capabilities } = caps([diffAnswer(users.map((u) => ({ msg: u.ref, label: "not a rule" })))]);
-		await runPass(request(branch, entries.at(-1)?.id ?? ""), capabilities);
+		await runPass(passRequest(branch, entries.at(-1)?.id ?? ""), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		const flat = (text: unknown) => (typeof text === "string" ? text.replace(/\s+/g, " ").trim() : "");
 		expect(flat(summary)).not.toBe("");

@@ -1,47 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
-import { type PassCapabilities, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
-import { createRedactor } from "../../../../src/adapters/redact/index.js";
-import type { World } from "../../../../src/events/index.js";
+import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { diffAnswer, type Label, type TurnsAnswers, turnsAnswers } from "../../../support/answers.js";
 import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } from "../../../support/entries.js";
-import { ONE_CALL_STATUSES } from "../../../support/passes.js";
+import { compactionEntry, ONE_CALL_STATUSES, PASS_SETTINGS, passCaps, passRequest } from "../../../support/passes.js";
 import { type Scripted, scriptedConversationModel, scriptedModel } from "../../../support/scripted-model.js";
-
-const world: World = { taken: false, reason: "not a git repository" };
-const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 
 function caps(script: readonly Scripted[], options: { maxTokens?: number; contextWindow?: number } = {}) {
 	const model = scriptedModel(script, options);
 	const statuses: (string | undefined)[] = [];
-	const capabilities: PassCapabilities = {
-		model,
-		noModelReason: "no model",
-		takeWorld: async () => world,
-		status: (text) => statuses.push(text),
-		now: () => 0,
-		redact: createRedactor(true).redactAll,
-	};
+	const capabilities: PassCapabilities = { ...passCaps(model), status: (text) => statuses.push(text) };
 	return { model, statuses, capabilities };
-}
-
-function request(branch: readonly Raw[], firstKeptEntryId: string): PassRequest {
-	return { branch, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings };
-}
-
-/** A compaction entry holding a pass's details, as pi would append it. */
-function compactionEntry(id: string, parentId: string, firstKept: string, details: unknown): Raw {
-	return {
-		type: "compaction",
-		id,
-		parentId,
-		timestamp: "t",
-		summary: "s",
-		firstKeptEntryId: firstKept,
-		tokensBefore: 1,
-		details,
-	};
 }
 
 /** The labels of a turns-mode conversation over a branch whose first message gives a rule and whose second does not. */
@@ -54,7 +23,7 @@ const FIRST_A_RULE: readonly Label[] = [
 async function turnsPass(branch: readonly Raw[], firstKeptEntryId: string, answers: TurnsAnswers) {
 	const model = scriptedConversationModel(turnsAnswers(answers));
 	const capabilities: PassCapabilities = { ...caps([]).capabilities, model };
-	const turns = { ...request(branch, firstKeptEntryId), settings: { ...settings, narrativeMode: "turns" as const } };
+	const turns = passRequest(branch, firstKeptEntryId, { ...PASS_SETTINGS, narrativeMode: "turns" });
 	return { model, out: await runPass(turns, capabilities) };
 }
 
@@ -73,7 +42,7 @@ const goodAnswer = JSON.stringify({
 describe("runPass", () => {
 	it("a verified answer closes the span whole: the rule verbatim, ledger ids, fixes, summary and details", async () => {
 		const { model, capabilities } = caps([goodAnswer]);
-		const out = await runPass(request(span1, "e8"), capabilities);
+		const out = await runPass(passRequest(span1, "e8"), capabilities);
 		expect(model.requests).toHaveLength(1);
 		expect(out.kind).toBe("whole");
 		expect(out.summary).toContain("> never add dependencies");
@@ -92,7 +61,7 @@ describe("runPass", () => {
 		const long = `please ${"x".repeat(300)}`;
 		const branch = chain([user("short one"), user(long), user("kept")]);
 		const { model, capabilities } = caps([goodAnswer]);
-		await runPass(request(branch, "e3"), capabilities);
+		await runPass(passRequest(branch, "e3"), capabilities);
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).toContain(JSON.stringify({ msg: "u1", text: "short one" }));
 		expect(prompt).toContain(JSON.stringify({ msg: "u2", text: `${long.slice(0, 240)}…` }));
@@ -102,7 +71,7 @@ describe("runPass", () => {
 	it("an unlabeled message costs exactly one retry, with a note that names it", async () => {
 		const partial = diffAnswer([{ msg: "u1", label: "rule" }], { narrative: "n", now: "w" });
 		const { model, capabilities } = caps([partial, goodAnswer]);
-		const out = await runPass(request(span1, "e8"), capabilities);
+		const out = await runPass(passRequest(span1, "e8"), capabilities);
 		expect(model.requests).toHaveLength(2);
 		expect(model.requests[1]?.prompt).toContain("u2");
 		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "retry"]);
@@ -112,7 +81,7 @@ describe("runPass", () => {
 	it("a parsed answer is kept while the retry runs: a worse retry does not replace it", async () => {
 		const partial = diffAnswer([{ msg: "u1", label: "rule" }], { narrative: "first", now: "w" });
 		const { capabilities } = caps([partial, "not json at all"]);
-		const out = await runPass(request(span1, "e8"), capabilities);
+		const out = await runPass(passRequest(span1, "e8"), capabilities);
 		expect(out.kind).toBe("whole");
 		expect(out.summary).toContain("> never add dependencies");
 		expect(out.summary).toContain("first");
@@ -123,17 +92,17 @@ describe("runPass", () => {
 	it("an answer cut at the output limit is retried with twice the budget, at least 8192, never past maxTokens", async () => {
 		const cut = { text: '{"labels": [', stopReason: "length" };
 		const { model, capabilities } = caps([cut, goodAnswer], { maxTokens: 10_000 });
-		const out = await runPass(request(span1, "e8"), capabilities);
+		const out = await runPass(passRequest(span1, "e8"), capabilities);
 		expect(model.requests.map((r) => r.maxTokens)).toEqual([4096, 8192]);
 		expect(out.calls.map((c) => c.purpose)).toEqual(["diff", "raised"]);
 		const capped = caps([cut, goodAnswer], { maxTokens: 6000 });
-		await runPass(request(span1, "e8"), capped.capabilities);
+		await runPass(passRequest(span1, "e8"), capped.capabilities);
 		expect(capped.model.requests.map((r) => r.maxTokens)).toEqual([4096, 6000]);
 	});
 
 	it("a model that fails every call closes the span narrative-less: ledger and World still land, messages carried", async () => {
 		const { capabilities } = caps([new Error("boom")]);
-		const out = await runPass(request(span1, "e8"), capabilities);
+		const out = await runPass(passRequest(span1, "e8"), capabilities);
 		expect(out.kind).toBe("narrative-less");
 		expect(out.reason).toBe("model-threw:Error");
 		const folded = foldEntries([...span1, compactionEntry("c1", "e8", "e8", out.details)]);
@@ -144,7 +113,7 @@ describe("runPass", () => {
 	});
 
 	it("the next pass offers the carried messages whole and records a rule given there one pass late", async () => {
-		const first = await runPass(request(span1, "e8"), caps([new Error("boom")]).capabilities);
+		const first = await runPass(passRequest(span1, "e8"), caps([new Error("boom")]).capabilities);
 		const later = chain([assistant("working"), user("and keep going"), assistant("ok"), user("more")], "f", "c1");
 		const branch = [...span1, compactionEntry("c1", "e8", "e8", first.details), ...later];
 		const answer = JSON.stringify({
@@ -158,7 +127,7 @@ describe("runPass", () => {
 			now: "more",
 		});
 		const second = caps([answer]);
-		const out = await runPass(request(branch, "f4"), second.capabilities);
+		const out = await runPass(passRequest(branch, "f4"), second.capabilities);
 		expect(second.model.requests[0]?.prompt).toContain(JSON.stringify({ msg: "u1", text: "never add dependencies" }));
 		const folded = foldEntries([...branch, compactionEntry("c2", "f4", "f4", out.details)]);
 		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
@@ -169,7 +138,7 @@ describe("runPass", () => {
 		const controller = new AbortController();
 		const { capabilities } = caps([goodAnswer]);
 		controller.abort();
-		await expect(runPass({ ...request(span1, "e8"), signal: controller.signal }, capabilities)).rejects.toThrow();
+		await expect(runPass(passRequest(span1, "e8", PASS_SETTINGS, controller.signal), capabilities)).rejects.toThrow();
 	});
 
 	it("a span too large for one call is chunked, and a chunk that never verifies closes the span partial, carried whole", async () => {
@@ -183,7 +152,7 @@ describe("runPass", () => {
 				now: "n",
 			});
 		const { model, capabilities } = caps([labelAll(1, 10), new Error("down")], { contextWindow: 9000 });
-		const out = await runPass({ ...request(many, "e40"), settings: { ...settings, maxChunks: 2 } }, capabilities);
+		const out = await runPass(passRequest(many, "e40", { ...PASS_SETTINGS, maxChunks: 2 }), capabilities);
 		expect(out.chunks).toBe(2);
 		expect(model.requests[0]?.prompt).toContain("(chunk 1 of 2)");
 		expect(out.kind).toBe("partial");
@@ -194,7 +163,7 @@ describe("runPass", () => {
 
 	it("the footer status names each step and the diff call, and is cleared at the end", async () => {
 		const { statuses, capabilities } = caps([goodAnswer]);
-		await runPass(request(span1, "e8"), capabilities);
+		await runPass(passRequest(span1, "e8"), capabilities);
 		expect(statuses).toEqual(ONE_CALL_STATUSES);
 	});
 });

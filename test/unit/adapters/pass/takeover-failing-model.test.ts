@@ -2,9 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
-import { type PassOutcome, type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
-import { createRedactor } from "../../../../src/adapters/redact/index.js";
+import { type PassOutcome, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import {
 	branchOf,
 	decodeEvent,
@@ -16,6 +14,7 @@ import {
 import { standingRules } from "../../../../src/pass/reader/standing-rules.js";
 import { foldEntries, type State } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
+import { compactionEntry, passCaps, passRequest } from "../../../support/passes.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 import { copyShared, describeShared, repoRoot } from "../../../support/shared.js";
 
@@ -27,23 +26,9 @@ import { copyShared, describeShared, repoRoot } from "../../../support/shared.js
 const U70 = "hm, i selected the theme while you were working and got a crash, that should never happen.";
 const U73 = "invalid themes must NEVER explode";
 
-const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
-const world = { taken: false as const, reason: "not a git repository" };
-
-function request(branch: readonly Raw[], firstKeptEntryId: string): PassRequest {
-	return { branch, firstKeptEntryId, cwd: "/nowhere", signal: new AbortController().signal, settings };
-}
-
 async function pass(branch: readonly Raw[], firstKeptEntryId: string, script: readonly Scripted[]) {
 	const model = scriptedModel(script);
-	const out = await runPass(request(branch, firstKeptEntryId), {
-		model,
-		noModelReason: "no model",
-		takeWorld: async () => world,
-		redact: createRedactor(true).redactAll,
-		status: () => undefined,
-		now: () => 0,
-	});
+	const out = await runPass(passRequest(branch, firstKeptEntryId), passCaps(model));
 	return { out, model };
 }
 
@@ -83,17 +68,7 @@ function takenOver(): { branch: Raw[]; users: UserMessage[] } {
 /** The state after a pass: the branch with its compaction appended as pi would. */
 function stateAfter(branch: readonly Raw[], out: PassOutcome): State {
 	const leaf = String(branch.at(-1)?.id);
-	const compaction = {
-		type: "compaction",
-		id: `c${out.span}`,
-		parentId: leaf,
-		timestamp: "t",
-		summary: out.summary,
-		firstKeptEntryId: leaf,
-		tokensBefore: 1,
-		details: out.details,
-	};
-	return foldEntries([...branch, compaction]).state;
+	return foldEntries([...branch, compactionEntry(`c${out.span}`, leaf, leaf, out.details)]).state;
 }
 
 const sentencesOf = (state: State) => state.rules.filter((r) => r.source === "u70" || r.source === "u73");
@@ -127,19 +102,9 @@ describeShared("taking over large-session.jsonl from pi with a model that fails"
 	async function afterFailure() {
 		const { branch, users } = takenOver();
 		const { out } = await pass(branch, "f3", failing.throws ?? []);
-		const compaction: Raw = {
-			type: "compaction",
-			id: "c1",
-			parentId: "f3",
-			timestamp: "t",
-			summary: out.summary,
-			firstKeptEntryId: "f3",
-			tokensBefore: 1,
-			details: out.details,
-		};
 		const next = [
 			...branch,
-			compaction,
+			compactionEntry("c1", "f3", "f3", out.details),
 			...chain([assistant("ok"), user("and the editor"), assistant("done"), user("more")], "g", "c1"),
 		];
 		const before = stateAfter(branch, out);

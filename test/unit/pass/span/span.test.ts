@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_CONFIG } from "../../../../src/adapters/config.js";
 import { type PassRequest, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import type { Event } from "../../../../src/events/index.js";
 import {
@@ -15,10 +14,8 @@ import {
 import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, toolResult, user } from "../../../support/entries.js";
 import { ruleAdded, spanClosed } from "../../../support/events.js";
-import { passCaps } from "../../../support/passes.js";
+import { passCaps, passRequest } from "../../../support/passes.js";
 import { scriptedModel } from "../../../support/scripted-model.js";
-
-const settings = { ...DEFAULT_CONFIG, narrativeMode: "single" as const };
 
 function compaction(id: string, parentId: string, firstKept: string, details?: unknown): Raw {
 	return {
@@ -104,15 +101,9 @@ describe("sliceSpan", () => {
 	});
 });
 
-function request(branch: readonly Raw[], firstKeptEntryId: string, messages?: readonly unknown[]): PassRequest {
-	return {
-		branch,
-		firstKeptEntryId,
-		...(messages === undefined ? {} : { messages }),
-		cwd: "/nowhere",
-		signal: new AbortController().signal,
-		settings,
-	};
+/** A pass's request with pi's own messages of the span (`PassRequest.messages`). */
+function request(branch: readonly Raw[], firstKeptEntryId: string, messages: readonly unknown[]): PassRequest {
+	return { ...passRequest(branch, firstKeptEntryId), messages };
 }
 
 describe("runPass over pi's span", () => {
