@@ -6,6 +6,7 @@ import { decodeMessage } from "../../src/events/messages.js";
 import { ledgerEvents } from "../../src/pass/ledger/ledger.js";
 import { initialState, type State } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
+import { assistant, bash, call, result, user, userRun } from "../support/messages.js";
 import { hostileText } from "./arbitraries.js";
 import { law, sameJson } from "./laws.js";
 
@@ -48,18 +49,17 @@ type Step = typeof step extends fc.Arbitrary<infer S> ? S : never;
 type Outcome = typeof outcome extends fc.Arbitrary<infer O> ? O : never;
 
 function resultOf(toolCallId: string, o: Outcome): Message[] {
-	const base = { role: "toolResult" as const, toolCallId, toolName: "bash", details: undefined };
 	switch (o.kind) {
 		case "ok":
-			return [{ ...base, text: o.text, isError: false }];
+			return [result(toolCallId, "bash", o.text)];
 		case "exit":
-			return [{ ...base, text: `${o.text}\n\nCommand exited with code ${o.code}`, isError: true }];
+			return [result(toolCallId, "bash", `${o.text}\n\nCommand exited with code ${o.code}`, true)];
 		case "details":
-			return [{ ...base, text: "out", isError: o.code !== 0, details: { exitCode: o.code } }];
+			return [result(toolCallId, "bash", "out", o.code !== 0, { exitCode: o.code })];
 		case "aborted":
-			return [{ ...base, text: "Command aborted", isError: true }];
+			return [result(toolCallId, "bash", "Command aborted", true)];
 		case "failed":
-			return [{ ...base, text: o.text, isError: true }];
+			return [result(toolCallId, "bash", o.text, true)];
 		case "none":
 			return [];
 	}
@@ -69,40 +69,32 @@ function messagesOf(steps: readonly Step[], prefix: string): Message[] {
 	const out: Message[] = [];
 	steps.forEach((s, i) => {
 		const id = (j: number) => `${prefix}${i}.${j}`;
-		const assistant = (calls: Extract<Message, { role: "assistant" }>["toolCalls"], stopReason: string) =>
-			out.push({ role: "assistant", text: "", toolCalls: calls, stopReason, errorMessage: "" });
 		switch (s.kind) {
 			case "user":
-				out.push({ role: "user", text: "go on" });
+				out.push(user("go on"));
 				return;
 			case "calls": {
-				const calls = s.bash.map((b, j) => ({ id: id(j), name: "bash", arguments: { command: b.command } }));
-				const edit = s.edit === undefined ? [] : [{ id: id(9), name: s.edit.name, arguments: { path: s.edit.path } }];
-				assistant([...calls, ...edit], "toolUse");
+				const calls = s.bash.map((b, j) => bash(id(j), b.command));
+				const edit = s.edit === undefined ? [] : [call(id(9), s.edit.name, { path: s.edit.path })];
+				out.push(assistant("", [...calls, ...edit], "toolUse"));
 				s.bash.forEach((b, j) => {
 					out.push(...resultOf(id(j), b.outcome));
 				});
 				if (s.edit !== undefined) {
 					const { failed, name } = s.edit;
 					const text = failed ? `Could not find the exact text in ${s.edit.path}` : "ok";
-					out.push({ role: "toolResult", toolCallId: id(9), toolName: name, text, isError: failed, details: {} });
+					out.push(result(id(9), name, text, failed, {}));
 				}
 				return;
 			}
 			case "run":
-				out.push({
-					role: "bashExecution",
-					command: s.command,
-					output: "o",
-					exitCode: s.exitCode,
-					cancelled: s.cancelled,
-				});
+				out.push(userRun(s.command, s.exitCode, s.cancelled, "o"));
 				return;
 			case "model-error":
-				out.push({ role: "assistant", text: "", toolCalls: [], stopReason: "error", errorMessage: s.message });
+				out.push(assistant("", [], "error", s.message));
 				return;
 			case "stopped":
-				assistant([{ id: id(0), name: "bash", arguments: { command: s.command } }], "aborted");
+				out.push(assistant("", [bash(id(0), s.command)], "aborted"));
 				return;
 		}
 	});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { redactedSpan, type ShownSpan } from "../../../../src/adapters/redact/span.js";
-import type { Message } from "../../../../src/events/index.js";
+import { assistant, call, result, user, userRun } from "../../../support/messages.js";
 
 /** A redact that records each batch and brackets every text, so where each text went can be read back. */
 function recording() {
@@ -13,26 +13,13 @@ function recording() {
 	return { redact, batches };
 }
 
-const assistant: Message = {
-	role: "assistant",
-	text: "pushing now",
-	toolCalls: [{ id: "t1", name: "bash", arguments: { command: "git push", timeout: 60 } }],
-	stopReason: "toolUse",
-	errorMessage: "",
-};
-const result: Message = {
-	role: "toolResult",
-	toolCallId: "t1",
-	toolName: "bash",
-	text: "fatal: bad credentials",
-	isError: true,
-	details: { exit: 128 },
-};
-const bash: Message = { role: "bashExecution", command: "env", output: "PORT=5173", exitCode: 0, cancelled: false };
-const userMessage: Message = { role: "user", text: "push it" };
+const pushing = assistant("pushing now", [call("t1", "bash", { command: "git push", timeout: 60 })]);
+const refused = result("t1", "bash", "fatal: bad credentials", true, { exit: 128 });
+const env = userRun("env", 0, false, "PORT=5173");
+const userMessage = user("push it");
 
 const span: ShownSpan = {
-	messages: [userMessage, assistant, result, bash],
+	messages: [userMessage, pushing, refused, env],
 	users: [{ ref: "u1", entryId: "e1", text: "push it" }],
 	summary: "the user wants a release",
 	notes: ["note one", "note two"],
@@ -101,13 +88,12 @@ describe("redactedSpan", () => {
 
 	it("replaces a token the user pasted, in the shown copy, and its copy in a command", async () => {
 		const token = `ghp_${"aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"}`;
-		const command: Message = {
-			role: "bashExecution",
-			command: `git remote set-url origin https://x-access-token:${token}@github.com/acme/app.git`,
-			output: "",
-			exitCode: 0,
-			cancelled: false,
-		};
+		const command = userRun(
+			`git remote set-url origin https://x-access-token:${token}@github.com/acme/app.git`,
+			0,
+			false,
+			"",
+		);
 		const out = await redactedSpan(createRedactor(true).redactAll, {
 			messages: [command],
 			users: [{ ref: "u1", entryId: "e1", text: `use GITHUB_TOKEN=${token}` }],

@@ -1,34 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { Event, EventOf, Message, ToolCall } from "../../../../src/events/index.js";
+import type { Event, EventOf, Message } from "../../../../src/events/index.js";
 import { errorHead, HEAD_CHARS, ledgerEvents, ledgerOf, toolExitCode } from "../../../../src/pass/ledger/ledger.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
 import { modelFailed } from "../../../support/events.js";
-
-const bash = (id: string, command: string): ToolCall => ({ id, name: "bash", arguments: { command } });
-const tool = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: args });
-const assistant = (calls: readonly ToolCall[], stopReason = "toolUse", errorMessage = ""): Message => ({
-	role: "assistant",
-	text: "",
-	toolCalls: calls,
-	stopReason,
-	errorMessage,
-});
-type ToolResult = Extract<Message, { role: "toolResult" }>;
-const result = (
-	toolCallId: string,
-	text: string,
-	isError = false,
-	details: unknown = undefined,
-	toolName = "bash",
-): ToolResult => ({ role: "toolResult", toolCallId, toolName, text, isError, details });
-const userRun = (command: string, exitCode: number | null, cancelled = false, output = "out"): Message => ({
-	role: "bashExecution",
-	command,
-	output,
-	exitCode,
-	cancelled,
-});
+import { assistant, bash, call, result, userRun } from "../../../support/messages.js";
 
 /** Given messages, when the ledger reads them as span `span` after `prior`, then these events. */
 const read = (messages: readonly Message[], span = 1, prior: State = initialState) =>
@@ -38,37 +14,37 @@ const ofType = <K extends Event["type"]>(events: readonly Event[], type: K): Eve
 
 describe("exit code of a bash tool call", () => {
 	it("comes from the result's details when they carry one", () => {
-		expect(toolExitCode(result("t", "boom", true, { exitCode: 3 }))).toBe(3);
-		expect(toolExitCode(result("t", "ok", false, { exitCode: null }))).toBeNull();
+		expect(toolExitCode(result("t", "bash", "boom", true, { exitCode: 3 }))).toBe(3);
+		expect(toolExitCode(result("t", "bash", "ok", false, { exitCode: null }))).toBeNull();
 	});
 
 	it("ignores details that hold only what pi's bash tool puts there (truncation, full output path)", () => {
 		const details = { truncation: { truncated: true }, fullOutputPath: "/tmp/pi-bash-1.log" };
-		expect(toolExitCode(result("t", "lots of output", false, details))).toBe(0);
+		expect(toolExitCode(result("t", "bash", "lots of output", false, details))).toBe(0);
 	});
 
 	it("reads pi's 'Command exited with code N' line at the end of a failed run's text", () => {
-		expect(toolExitCode(result("t", "npm ERR! test failed\n\nCommand exited with code 2", true))).toBe(2);
-		expect(toolExitCode(result("t", "Command exited with code 127", true))).toBe(127);
+		expect(toolExitCode(result("t", "bash", "npm ERR! test failed\n\nCommand exited with code 2", true))).toBe(2);
+		expect(toolExitCode(result("t", "bash", "Command exited with code 127", true))).toBe(127);
 	});
 
 	it("reads the older form where the code line follows the output directly", () => {
-		expect(toolExitCode(result("t", "partial outputCommand exited with code 1", true))).toBe(1);
+		expect(toolExitCode(result("t", "bash", "partial outputCommand exited with code 1", true))).toBe(1);
 	});
 
 	it("does not read a code line in the middle of the output", () => {
-		expect(toolExitCode(result("t", "Command exited with code 1\nmore\n\nCommand aborted", true))).toBeNull();
+		expect(toolExitCode(result("t", "bash", "Command exited with code 1\nmore\n\nCommand aborted", true))).toBeNull();
 	});
 
 	it("is unknown for an aborted run, a timeout, and a failure without a code", () => {
-		expect(toolExitCode(result("t", "half done\n\nCommand aborted", true))).toBeNull();
-		expect(toolExitCode(result("t", "Command timed out after 30 seconds", true))).toBeNull();
-		expect(toolExitCode(result("t", "Working directory does not exist: /x", true))).toBeNull();
+		expect(toolExitCode(result("t", "bash", "half done\n\nCommand aborted", true))).toBeNull();
+		expect(toolExitCode(result("t", "bash", "Command timed out after 30 seconds", true))).toBeNull();
+		expect(toolExitCode(result("t", "bash", "Working directory does not exist: /x", true))).toBeNull();
 	});
 
 	it("is 0 for a result pi did not mark failed, even when the output prints a code line", () => {
-		expect(toolExitCode(result("t", "(no output)"))).toBe(0);
-		expect(toolExitCode(result("t", "echo says: Command exited with code 1"))).toBe(0);
+		expect(toolExitCode(result("t", "bash", "(no output)"))).toBe(0);
+		expect(toolExitCode(result("t", "bash", "echo says: Command exited with code 1"))).toBe(0);
 	});
 
 	it("is unknown when the call has no result", () => {
@@ -80,9 +56,9 @@ describe("commands", () => {
 	it("records each bash call with its command text, exit code, span and tool-call id", () => {
 		const events = read(
 			[
-				assistant([bash("t1", "npm test"), bash("t2", "ls")]),
-				result("t1", "x\n\nCommand exited with code 1", true),
-				result("t2", "a.ts"),
+				assistant("", [bash("t1", "npm test"), bash("t2", "ls")]),
+				result("t1", "bash", "x\n\nCommand exited with code 1", true),
+				result("t2", "bash", "a.ts"),
 			],
 			3,
 		);
@@ -93,15 +69,15 @@ describe("commands", () => {
 	});
 
 	it("records a bash call without a result with an unknown exit code and no error", () => {
-		const events = read([assistant([bash("t1", "sleep 100")])]);
+		const events = read([assistant("", [bash("t1", "sleep 100")])]);
 		expect(ofType(events, "command-recorded")[0]?.exitCode).toBeNull();
 		expect(ofType(events, "error-recorded")).toEqual([]);
 	});
 
 	it("skips the tool calls of a message that stopped with an error or was aborted, since pi ran none", () => {
 		const events = read([
-			assistant([bash("t1", "ls")], "aborted"),
-			assistant([bash("t2", "pwd")], "error", "overloaded"),
+			assistant("", [bash("t1", "ls")], "aborted"),
+			assistant("", [bash("t2", "pwd")], "error", "overloaded"),
 		]);
 		expect(ofType(events, "command-recorded")).toEqual([]);
 	});
@@ -121,8 +97,8 @@ describe("commands", () => {
 
 	it("leaves out a bash call whose command does not decode, but keeps its failed result as an error", () => {
 		const events = read([
-			assistant([tool("t1", "bash", { cmd: "ls" })]),
-			result("t1", "Validation failed: command is required", true),
+			assistant("", [call("t1", "bash", { cmd: "ls" })]),
+			result("t1", "bash", "Validation failed: command is required", true),
 		]);
 		expect(ofType(events, "command-recorded")).toEqual([]);
 		expect(ofType(events, "error-recorded")).toEqual([
@@ -134,8 +110,8 @@ describe("commands", () => {
 describe("errors", () => {
 	it("records a failed bash call as an error of its command", () => {
 		const events = read([
-			assistant([bash("t1", "npm test")]),
-			result("t1", "\n  FAIL a.test.ts\n\nCommand exited with code 1", true),
+			assistant("", [bash("t1", "npm test")]),
+			result("t1", "bash", "\n  FAIL a.test.ts\n\nCommand exited with code 1", true),
 		]);
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "FAIL a.test.ts\n\nCommand exited with code 1", span: 1, command: "C1" },
@@ -144,10 +120,10 @@ describe("errors", () => {
 
 	it("records a bash call the user interrupted (pi marks it failed, 'Command aborted') with no exit code and no error", () => {
 		const events = read([
-			assistant([bash("t1", "npm run dev")]),
-			result("t1", "Local: http://localhost:5173/\n\nCommand aborted", true),
-			assistant([bash("t2", "sleep 99")]),
-			result("t2", "Command aborted", true),
+			assistant("", [bash("t1", "npm run dev")]),
+			result("t1", "bash", "Local: http://localhost:5173/\n\nCommand aborted", true),
+			assistant("", [bash("t2", "sleep 99")]),
+			result("t2", "bash", "Command aborted", true),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => [c.id, c.exitCode])).toEqual([
 			["C1", null],
@@ -158,27 +134,27 @@ describe("errors", () => {
 
 	it("still records a run that timed out, and one whose output only mentions an abort, as errors", () => {
 		const events = read([
-			assistant([bash("t1", "npm test")]),
-			result("t1", "Command timed out after 30 seconds", true),
-			assistant([bash("t2", "node x.js")]),
-			result("t2", "Command aborted by the script\n\nCommand exited with code 1", true),
+			assistant("", [bash("t1", "npm test")]),
+			result("t1", "bash", "Command timed out after 30 seconds", true),
+			assistant("", [bash("t2", "node x.js")]),
+			result("t2", "bash", "Command aborted by the script\n\nCommand exited with code 1", true),
 		]);
 		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
 	});
 
 	it("an interrupted run fixes nothing: the earlier failure of the same text stays open", () => {
 		const events = read([
-			assistant([bash("t1", "npm test")]),
-			result("t1", "Command exited with code 1", true),
-			assistant([bash("t2", "npm test")]),
-			result("t2", "Command aborted", true),
+			assistant("", [bash("t1", "npm test")]),
+			result("t1", "bash", "Command exited with code 1", true),
+			assistant("", [bash("t2", "npm test")]),
+			result("t2", "bash", "Command aborted", true),
 		]);
 		expect(ofType(events, "error-fixed")).toEqual([]);
 		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
 	});
 
 	it("records a non-zero exit from details as an error even when the result is not marked failed", () => {
-		const events = read([assistant([bash("t1", "make")]), result("t1", "", false, { exitCode: 1 })]);
+		const events = read([assistant("", [bash("t1", "make")]), result("t1", "bash", "", false, { exitCode: 1 })]);
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "exit code 1", span: 1, command: "C1" },
 		]);
@@ -186,10 +162,10 @@ describe("errors", () => {
 
 	it("records a failed edit or write without a command, with the file its call names", () => {
 		const events = read([
-			assistant([tool("t1", "edit", { path: "a.ts", oldText: "x", newText: "y" })]),
-			result("t1", "Could not find the exact text in a.ts", true, {}, "edit"),
-			assistant([tool("t2", "write", { path: "/ro/b.ts", content: "x" })]),
-			result("t2", "EACCES: permission denied", true, {}, "write"),
+			assistant("", [call("t1", "edit", { path: "a.ts", oldText: "x", newText: "y" })]),
+			result("t1", "edit", "Could not find the exact text in a.ts", true, {}),
+			assistant("", [call("t2", "write", { path: "/ro/b.ts", content: "x" })]),
+			result("t2", "write", "EACCES: permission denied", true, {}),
 		]);
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "edit", head: "Could not find the exact text in a.ts", span: 1, command: null, path: "a.ts" },
@@ -199,8 +175,8 @@ describe("errors", () => {
 
 	it("records a failed result of any other tool without a command and without a path", () => {
 		const events = read([
-			assistant([tool("t1", "read", { path: "gone.ts" })]),
-			result("t1", "ENOENT: no such file or directory", true, {}, "read"),
+			assistant("", [call("t1", "read", { path: "gone.ts" })]),
+			result("t1", "read", "ENOENT: no such file or directory", true, {}),
 		]);
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "read", head: "ENOENT: no such file or directory", span: 1, command: null },
@@ -208,7 +184,7 @@ describe("errors", () => {
 	});
 
 	it("records the session's own model stopping with an error as a model failure, not an error of the work", () => {
-		const events = read([assistant([], "error", "529 overloaded_error"), assistant([], "error", "")]);
+		const events = read([assistant("", [], "error", "529 overloaded_error"), assistant("", [], "error", "")]);
 		expect(ofType(events, "model-failed")).toEqual([
 			{ span: 1, head: "529 overloaded_error" },
 			{ span: 1, head: "(no message)" },
@@ -228,10 +204,10 @@ describe("errors", () => {
 
 	it("records no error for a grep that found nothing or a diff that found a difference (exit 1)", () => {
 		const events = read([
-			assistant([bash("t1", 'grep -n "invalidate" src/text.ts')]),
-			result("t1", "Command exited with code 1", true),
-			assistant([bash("t2", "cd pkg && diff a.txt b.txt")]),
-			result("t2", "1c1\n< a\n---\n> b\n\nCommand exited with code 1", true),
+			assistant("", [bash("t1", 'grep -n "invalidate" src/text.ts')]),
+			result("t1", "bash", "Command exited with code 1", true),
+			assistant("", [bash("t2", "cd pkg && diff a.txt b.txt")]),
+			result("t2", "bash", "1c1\n< a\n---\n> b\n\nCommand exited with code 1", true),
 			userRun("test -f dist/index.js", 1),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1, 1, 1]);
@@ -240,10 +216,10 @@ describe("errors", () => {
 
 	it("still records grep's exit 2 (a missing file), and exit 1 where the chain ends in another command", () => {
 		const events = read([
-			assistant([bash("t1", "grep x missing.ts")]),
-			result("t1", "grep: missing.ts: No such file or directory\n\nCommand exited with code 2", true),
-			assistant([bash("t2", "grep -q x f && npm test")]),
-			result("t2", "Command exited with code 1", true),
+			assistant("", [bash("t1", "grep x missing.ts")]),
+			result("t1", "bash", "grep: missing.ts: No such file or directory\n\nCommand exited with code 2", true),
+			assistant("", [bash("t2", "grep -q x f && npm test")]),
+			result("t2", "bash", "Command exited with code 1", true),
 		]);
 		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
 	});
@@ -258,10 +234,13 @@ describe("errors", () => {
 
 describe("fixes", () => {
 	const fail = (id: string, command: string): Message[] => [
-		assistant([bash(id, command)]),
-		result(id, "Command exited with code 1", true),
+		assistant("", [bash(id, command)]),
+		result(id, "bash", "Command exited with code 1", true),
 	];
-	const pass = (id: string, command: string): Message[] => [assistant([bash(id, command)]), result(id, "ok")];
+	const pass = (id: string, command: string): Message[] => [
+		assistant("", [bash(id, command)]),
+		result(id, "bash", "ok"),
+	];
 
 	it("a later success of the same command text fixes the earlier open error", () => {
 		const events = read([...fail("t1", "npm test"), ...pass("t2", "npm test")]);
@@ -307,28 +286,28 @@ describe("fixes", () => {
 
 	it("a grep that found nothing fixes the error an earlier run of the same text raised (it ran)", () => {
 		const events = read([
-			assistant([bash("t1", "grep x f.ts")]),
-			result("t1", "grep: f.ts: No such file or directory\n\nCommand exited with code 2", true),
+			assistant("", [bash("t1", "grep x f.ts")]),
+			result("t1", "bash", "grep: f.ts: No such file or directory\n\nCommand exited with code 2", true),
 			...fail("t2", "grep x f.ts"),
 		]);
 		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 	});
 
 	it("a command with an unknown exit code fixes nothing", () => {
-		const events = read([...fail("t1", "npm test"), assistant([bash("t2", "npm test")])]);
+		const events = read([...fail("t1", "npm test"), assistant("", [bash("t2", "npm test")])]);
 		expect(ofType(events, "error-fixed")).toEqual([]);
 	});
 });
 
 describe("fixes of edits and writes", () => {
 	const change = (id: string, name: string, path: string, failed: boolean): Message[] => [
-		assistant([tool(id, name, { path, oldText: "x", newText: "y" })]),
+		assistant("", [call(id, name, { path, oldText: "x", newText: "y" })]),
 		result(
 			id,
+			name,
 			failed ? `Could not find the exact text in ${path}.` : `Successfully replaced text in ${path}.`,
 			failed,
 			{},
-			name,
 		),
 	];
 
@@ -364,8 +343,8 @@ describe("fixes of edits and writes", () => {
 			...change("t1", "edit", "a.ts", false),
 			...change("t2", "edit", "a.ts", true),
 			...change("t3", "edit", "b.ts", false),
-			assistant([tool("t4", "read", { path: "a.ts" })]),
-			result("t4", "text", false, undefined, "read"),
+			assistant("", [call("t4", "read", { path: "a.ts" })]),
+			result("t4", "read", "text"),
 		]);
 		expect(ofType(events, "error-fixed")).toEqual([]);
 		expect(applied(initialState, events).errors.map((e) => e.fixedBy)).toEqual([null]);
@@ -398,7 +377,10 @@ describe("ids and merging with the prior state", () => {
 	});
 
 	it("gives a tool call the prior state already holds no new id", () => {
-		const messages = [assistant([bash("t1", "npm test")]), result("t1", "Command exited with code 1", true)];
+		const messages = [
+			assistant("", [bash("t1", "npm test")]),
+			result("t1", "bash", "Command exited with code 1", true),
+		];
 		const prior = applied(initialState, read(messages, 1));
 		expect(read(messages, 1, prior)).toEqual([]);
 	});
@@ -416,8 +398,8 @@ describe("ids and merging with the prior state", () => {
 
 	it("knows a command-less error again by its span, tool, head and place", () => {
 		const failed = (id: string): Message[] => [
-			assistant([tool(id, "read", { path: "gone.ts" })]),
-			result(id, "ENOENT", true, {}, "read"),
+			assistant("", [call(id, "read", { path: "gone.ts" })]),
+			result(id, "read", "ENOENT", true, {}),
 		];
 		const messages = [...failed("t1"), ...failed("t2")];
 		const prior = applied(initialState, read(messages, 2));
@@ -426,7 +408,7 @@ describe("ids and merging with the prior state", () => {
 	});
 
 	it("knows a model failure again by its span, head and place, and records it again in another span", () => {
-		const messages = [assistant([], "error", "overloaded"), assistant([], "error", "overloaded")];
+		const messages = [assistant("", [], "error", "overloaded"), assistant("", [], "error", "overloaded")];
 		const prior = applied(initialState, read(messages, 2));
 		expect(prior.modelFailures).toHaveLength(2);
 		expect(read(messages, 2, prior)).toEqual([]);
@@ -434,15 +416,15 @@ describe("ids and merging with the prior state", () => {
 	});
 
 	it("gives no E<n> to a model failure: the next error's id follows the errors only", () => {
-		const events = read([assistant([], "error", "overloaded"), userRun("make", 2)]);
+		const events = read([assistant("", [], "error", "overloaded"), userRun("make", 2)]);
 		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
 	});
 
 	it("is deterministic: the same input gives the same events", () => {
 		const messages = [
-			assistant([bash("t1", "npm test"), tool("t2", "read", { path: "a.ts" })]),
-			result("t1", "Tests 3 passed\nDuration 1.2s"),
-			result("t2", "text", false, undefined, "read"),
+			assistant("", [bash("t1", "npm test"), call("t2", "read", { path: "a.ts" })]),
+			result("t1", "bash", "Tests 3 passed\nDuration 1.2s"),
+			result("t2", "read", "text"),
 			userRun("git log -1", 0, false, "commit 1a2b3c4d"),
 		];
 		expect(ledgerEvents(messages, 1, initialState)).toEqual(ledgerEvents(messages, 1, initialState));
@@ -453,9 +435,12 @@ describe("ledgerEvents", () => {
 	it("gives the ledger, then the values its commands printed, then the files", () => {
 		const events = ledgerEvents(
 			[
-				assistant([bash("t1", "npm run dev"), tool("t2", "edit", { path: "src/a.ts", oldText: "a", newText: "b" })]),
-				result("t1", "Local: http://localhost:5173/"),
-				result("t2", "ok", false, undefined, "edit"),
+				assistant("", [
+					bash("t1", "npm run dev"),
+					call("t2", "edit", { path: "src/a.ts", oldText: "a", newText: "b" }),
+				]),
+				result("t1", "bash", "Local: http://localhost:5173/"),
+				result("t2", "edit", "ok"),
 			],
 			1,
 			initialState,
@@ -468,27 +453,30 @@ describe("ledgerEvents", () => {
 
 describe("runs, errors and fixes as real sessions have them", () => {
 	const edit = (id: string, path: string, failed: boolean): Message[] => [
-		assistant([tool(id, "edit", { path, oldText: "x", newText: "y" })]),
+		assistant("", [call(id, "edit", { path, oldText: "x", newText: "y" })]),
 		result(
 			id,
+			"edit",
 			failed ? `Could not find the exact text in ${path}.` : `Successfully replaced text in ${path}.`,
 			failed,
 			{},
-			"edit",
 		),
 	];
 
 	it("heads a failed run with no output and no exit code '(no output)', and a failed tool's empty text too", () => {
 		const events = read([
-			assistant([bash("t1", "sleep 100"), tool("t2", "read", { path: "a.ts" })]),
-			result("t1", "", true, { exitCode: null }),
-			result("t2", "", true, {}, "read"),
+			assistant("", [bash("t1", "sleep 100"), call("t2", "read", { path: "a.ts" })]),
+			result("t1", "bash", "", true, { exitCode: null }),
+			result("t2", "read", "", true, {}),
 		]);
 		expect(ofType(events, "error-recorded").map((e) => e.head)).toEqual(["(no output)", "(no output)"]);
 	});
 
 	it("records a failed tool's error with no path key at all when its call names no file", () => {
-		const events = read([assistant([tool("t1", "read", { path: "a.ts" })]), result("t1", "ENOENT", true, {}, "read")]);
+		const events = read([
+			assistant("", [call("t1", "read", { path: "a.ts" })]),
+			result("t1", "read", "ENOENT", true, {}),
+		]);
 		expect(ofType(events, "error-recorded")).toStrictEqual([
 			{ id: "E1", tool: "read", head: "ENOENT", span: 1, command: null },
 		]);
@@ -510,23 +498,23 @@ describe("runs, errors and fixes as real sessions have them", () => {
 
 	it("reads a call named otherwise that carries a command argument as no command", () => {
 		const events = read([
-			assistant([tool("t1", "task", { command: "npm test" })]),
-			result("t1", "done", false, {}, "task"),
+			assistant("", [call("t1", "task", { command: "npm test" })]),
+			result("t1", "task", "done", false, {}),
 		]);
 		expect(ofType(events, "command-recorded")).toEqual([]);
 	});
 
 	it("keeps an empty output for a bash call that has no result", () => {
-		expect(ledgerOf([assistant([bash("t1", "sleep 100")])], 1, initialState).outputs).toEqual([
+		expect(ledgerOf([assistant("", [bash("t1", "sleep 100")])], 1, initialState).outputs).toEqual([
 			{ id: "C1", output: "" },
 		]);
 	});
 
 	it("reads the first result of a tool-call id that repeats", () => {
 		const events = read([
-			assistant([bash("t1", "npm test")]),
-			result("t1", "FAIL\n\nCommand exited with code 1", true),
-			result("t1", "ok"),
+			assistant("", [bash("t1", "npm test")]),
+			result("t1", "bash", "FAIL\n\nCommand exited with code 1", true),
+			result("t1", "bash", "ok"),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1]);
 		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1"]);
@@ -534,9 +522,9 @@ describe("runs, errors and fixes as real sessions have them", () => {
 
 	it("is one command and one error when a tool-call id repeats across messages", () => {
 		const events = read([
-			assistant([bash("t1", "cd pkg && npm test")]),
-			assistant([bash("t1", "cd pkg && npm test")]),
-			result("t1", "FAIL src/a.test.ts\n\nCommand exited with code 1", true),
+			assistant("", [bash("t1", "cd pkg && npm test")]),
+			assistant("", [bash("t1", "cd pkg && npm test")]),
+			result("t1", "bash", "FAIL src/a.test.ts\n\nCommand exited with code 1", true),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => c.id)).toEqual(["C1"]);
 		expect(ofType(events, "error-recorded").map((e) => [e.id, e.command])).toEqual([["E1", "C1"]]);
@@ -544,9 +532,9 @@ describe("runs, errors and fixes as real sessions have them", () => {
 
 	it("names the file of the first edit call of a repeated tool-call id", () => {
 		const events = read([
-			assistant([tool("t1", "edit", { path: "a.ts", oldText: "x", newText: "y" })]),
-			assistant([tool("t1", "edit", { path: "b.ts", oldText: "x", newText: "y" })]),
-			result("t1", "Could not find the exact text in a.ts.", true, {}, "edit"),
+			assistant("", [call("t1", "edit", { path: "a.ts", oldText: "x", newText: "y" })]),
+			assistant("", [call("t1", "edit", { path: "b.ts", oldText: "x", newText: "y" })]),
+			result("t1", "edit", "Could not find the exact text in a.ts.", true, {}),
 		]);
 		expect(ofType(events, "error-recorded").map((e) => e.path)).toEqual(["a.ts"]);
 	});
@@ -558,22 +546,22 @@ describe("runs, errors and fixes as real sessions have them", () => {
 
 	it("read again with a later success, a span whose success came before its failure fixes the failure with the later one", () => {
 		const first = [
-			assistant([bash("t1", "npm test")]),
-			result("t1", "ok"),
-			assistant([bash("t2", "npm test")]),
-			result("t2", "FAIL\n\nCommand exited with code 1", true),
+			assistant("", [bash("t1", "npm test")]),
+			result("t1", "bash", "ok"),
+			assistant("", [bash("t2", "npm test")]),
+			result("t2", "bash", "FAIL\n\nCommand exited with code 1", true),
 		];
 		const prior = applied(initialState, read(first, 1));
-		const later = [...first, assistant([bash("t3", "npm test")]), result("t3", "ok")];
+		const later = [...first, assistant("", [bash("t3", "npm test")]), result("t3", "bash", "ok")];
 		expect(ofType(read(later, 1, prior), "error-fixed")).toEqual([{ error: "E1", by: "C3" }]);
 	});
 
 	it("a run never fixes the error it raised, even read again with a result that changed", () => {
 		const prior = applied(
 			initialState,
-			read([assistant([bash("t1", "npm test")]), result("t1", "x\n\nCommand exited with code 1", true)], 1),
+			read([assistant("", [bash("t1", "npm test")]), result("t1", "bash", "x\n\nCommand exited with code 1", true)], 1),
 		);
-		expect(read([assistant([bash("t1", "npm test")]), result("t1", "ok")], 1, prior)).toEqual([]);
+		expect(read([assistant("", [bash("t1", "npm test")]), result("t1", "bash", "ok")], 1, prior)).toEqual([]);
 	});
 
 	it("continues the C<n> after the commands an error names as raiser or fixer", () => {
@@ -590,8 +578,8 @@ describe("runs, errors and fixes as real sessions have them", () => {
 
 	it("records a failure of another tool or head in a span read again, and the same failure in another span", () => {
 		const failed = (id: string, name: string, text: string): Message[] => [
-			assistant([tool(id, name, { path: "gone.ts" })]),
-			result(id, text, true, {}, name),
+			assistant("", [call(id, name, { path: "gone.ts" })]),
+			result(id, name, text, true, {}),
 		];
 		const prior = applied(initialState, read(failed("t1", "read", "ENOENT"), 2));
 		const again = [
@@ -619,8 +607,8 @@ describe("runs, errors and fixes as real sessions have them", () => {
 	});
 
 	it("records the second model failure of a head as new when the prior state knows only one of that span", () => {
-		const prior = applied(initialState, read([assistant([], "error", "overloaded")], 2));
-		const twice = [assistant([], "error", "overloaded"), assistant([], "error", "overloaded")];
+		const prior = applied(initialState, read([assistant("", [], "error", "overloaded")], 2));
+		const twice = [assistant("", [], "error", "overloaded"), assistant("", [], "error", "overloaded")];
 		expect(read(twice, 2, prior)).toEqual([modelFailed(2, "overloaded")]);
 	});
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Event, Message, ToolCall, UserMessage } from "../../../../src/events/index.js";
+import type { Event, Message, UserMessage } from "../../../../src/events/index.js";
 import { diffPrompt, isCut, type PromptInput, RULE_DEFINITION } from "../../../../src/pass/prompt/index.js";
 import { initialState, type LedgerError, type State } from "../../../../src/reducers/index.js";
 import {
@@ -10,24 +10,9 @@ import {
 	command as toolCommand,
 	userCommand,
 } from "../../../support/events.js";
+import { assistant, call, result, userRun } from "../../../support/messages.js";
 
 const u = (ref: string, text: string): UserMessage => ({ ref, entryId: `e-${ref}`, text });
-const call = (id: string, name: string, args: unknown): ToolCall => ({ id, name, arguments: args });
-const said = (text: string, calls: readonly ToolCall[] = [], stopReason = "stop", errorMessage = ""): Message => ({
-	role: "assistant",
-	text,
-	toolCalls: calls,
-	stopReason,
-	errorMessage,
-});
-const result = (toolCallId: string, toolName: string, text: string, isError = false): Message => ({
-	role: "toolResult",
-	toolCallId,
-	toolName,
-	text,
-	isError,
-	details: undefined,
-});
 /** A span-3 command: the bash tool's from call `toolCallId`, or with none the user's own `!` run. */
 const command = (id: string, cmd: string, exitCode: number | null, toolCallId: string | null): Event =>
 	toolCallId === null ? userCommand(id, cmd, exitCode, 3) : toolCommand(id, cmd, exitCode, 3, toolCallId);
@@ -263,13 +248,13 @@ describe("the condensed transcript", () => {
 	});
 
 	it("given assistant text, then it is flattened and cut at 120; blank text gives no line", () => {
-		const messages: Message[] = [said("  \n\t "), said(`Let me look.\n\n${"z".repeat(120)}`)];
+		const messages: Message[] = [assistant("  \n\t "), assistant(`Let me look.\n\n${"z".repeat(120)}`)];
 		expect(transcript({ messages })).toEqual([{ role: "assistant", text: `Let me look. ${"z".repeat(107)}…` }]);
 	});
 
 	it("given a bash call the ledger recorded, then the call is named by its command id, and so is its result", () => {
 		const messages: Message[] = [
-			said("", [call("t1", "bash", { command: "npm test" })], "toolUse"),
+			assistant("", [call("t1", "bash", { command: "npm test" })], "toolUse"),
 			result("t1", "bash", "2 passed"),
 		];
 		const ledger = [command("C2", "npm test", 0, "t1"), command("C3", "npm run dev", 0, null)];
@@ -282,7 +267,7 @@ describe("the condensed transcript", () => {
 	it("given calls the ledger did not record, then each is its tool and its arguments, cut at 100", () => {
 		const long = `git commit -m "${"w".repeat(120)}"`;
 		const messages: Message[] = [
-			said("", [
+			assistant("", [
 				call("t1", "read", { path: "src/main.ts" }),
 				call("t2", "bash", { command: "cd web &&\n\tnpm ci" }),
 				call("t3", "bash", { command: long }),
@@ -305,8 +290,8 @@ describe("the condensed transcript", () => {
 
 	it("given a turn the model stopped with an error, then an assistant-error line with its message cut at 120", () => {
 		const messages: Message[] = [
-			said("", [], "error", `400 Bad Request: ${"q".repeat(120)}`),
-			said("", [], "stop", "x"),
+			assistant("", [], "error", `400 Bad Request: ${"q".repeat(120)}`),
+			assistant("", [], "stop", "x"),
 		];
 		expect(transcript({ messages })).toEqual([
 			{ role: "assistant-error", text: `400 Bad Request: ${"q".repeat(103)}…` },
@@ -349,15 +334,9 @@ describe("the condensed transcript", () => {
 	});
 
 	it("given a command the user ran, then a user-run line with its command, exit code and output", () => {
-		const messages: Message[] = [
-			{
-				role: "bashExecution",
-				command: "git status\n",
-				output: "On branch main\nnothing to commit",
-				exitCode: 0,
-				cancelled: false,
-			},
-			{ role: "bashExecution", command: "sleep 100", output: "", exitCode: null, cancelled: true },
+		const messages = [
+			userRun("git status\n", 0, false, "On branch main\nnothing to commit"),
+			userRun("sleep 100", null, true, ""),
 		];
 		expect(transcript({ messages })).toEqual([
 			{ role: "user-run", command: "git status", exit: 0, output: "On branch main nothing to commit" },

@@ -4,6 +4,7 @@ import { chunkCount, chunksOf, ledgerIds } from "../../../../src/pass/span/chunk
 import type { SpanSlice } from "../../../../src/pass/span/span.js";
 import { evolve, initialState } from "../../../../src/reducers/index.js";
 import { command, errorRecorded, ruleAdded } from "../../../support/events.js";
+import { assistant, user } from "../../../support/messages.js";
 
 /** A slice of `roles` (u = user, a = assistant), its user messages numbered u1, u2, … in order. */
 function sliceOf(roles: string): SpanSlice {
@@ -11,9 +12,9 @@ function sliceOf(roles: string): SpanSlice {
 	const users: UserMessage[] = [];
 	for (const [i, role] of [...roles].entries()) {
 		if (role === "u") {
-			messages.push({ role: "user", text: `m${i}` });
+			messages.push(user(`m${i}`));
 			users.push({ ref: `u${users.length + 1}`, entryId: `e${i}`, text: `m${i}` });
-		} else messages.push({ role: "assistant", text: `m${i}`, toolCalls: [], stopReason: "stop", errorMessage: "" });
+		} else messages.push(assistant(`m${i}`));
 	}
 	return {
 		span: 1,

@@ -5,24 +5,16 @@ import { type DigestInput, digest } from "../../../../../src/pass/conversation/t
 import { transcriptLines } from "../../../../../src/pass/conversation/turns/transcript.js";
 import { initialState } from "../../../../../src/reducers/index.js";
 import { command, files } from "../../../../support/events.js";
+import { assistant, bash, call, result, user, userRun } from "../../../../support/messages.js";
 
 const bigResult = `${"a".repeat(500)}MIDDLE${"z".repeat(500)}`;
 const longId = `call_${"x".repeat(100)}`;
 const messages: Message[] = [
-	{ role: "user", text: "go" },
-	{
-		role: "assistant",
-		text: "running",
-		toolCalls: [
-			{ id: "t1", name: "bash", arguments: { command: "npm test" } },
-			{ id: longId, name: "grep", arguments: { pattern: "x" } },
-		],
-		stopReason: "toolUse",
-		errorMessage: "",
-	},
-	{ role: "toolResult", toolCallId: "t1", toolName: "bash", text: bigResult, isError: false, details: undefined },
-	{ role: "toolResult", toolCallId: longId, toolName: "grep", text: "none", isError: true, details: undefined },
-	{ role: "bashExecution", command: "ls", output: "a b", exitCode: 0, cancelled: false },
+	user("go"),
+	assistant("running", [bash("t1", "npm test"), call(longId, "grep", { pattern: "x" })]),
+	result("t1", "bash", bigResult),
+	result(longId, "grep", "none", true),
+	userRun("ls", 0, false, "a b"),
 ];
 
 describe("the Digest's condensed transcript", () => {
@@ -106,16 +98,7 @@ describe("the Digest's parts", () => {
 			whole: [{ ref: "u3", entryId: "e3", text: "fix the lint\nplease" }],
 			ledger,
 			notes: ["the port is 8123"],
-			messages: [
-				{ role: "user", text: "fix the lint\nplease" },
-				{
-					role: "assistant",
-					text: "",
-					toolCalls: [{ id: "t1", name: "bash", arguments: { command: "npm run lint" } }],
-					stopReason: "toolUse",
-					errorMessage: "",
-				},
-			],
+			messages: [user("fix the lint\nplease"), assistant("", [bash("t1", "npm run lint")])],
 			messageRefs: ["u3"],
 		});
 		expect(text).toContain(

@@ -8,29 +8,14 @@ import { initialState } from "../../../../../src/reducers/index.js";
 import { params } from "../../../../properties/laws.js";
 import { applied } from "../../../../support/applied.js";
 import { command, editFixed, errorFixed, errorRecorded } from "../../../../support/events.js";
+import { assistant, bash, call, result, user } from "../../../../support/messages.js";
 
 const longOutput = `${"line of output\n".repeat(400)}the last line`;
 const messages: Message[] = [
-	{ role: "user", text: "run the tests" },
-	{
-		role: "assistant",
-		text: "",
-		toolCalls: [
-			{ id: "t1", name: "bash", arguments: { command: "npm test" } },
-			{ id: "t2", name: "read", arguments: { path: "src/a.ts" } },
-		],
-		stopReason: "toolUse",
-		errorMessage: "",
-	},
-	{ role: "toolResult", toolCallId: "t1", toolName: "bash", text: longOutput, isError: true, details: undefined },
-	{
-		role: "toolResult",
-		toolCallId: "t2",
-		toolName: "read",
-		text: "export const a = 1;",
-		isError: false,
-		details: undefined,
-	},
+	user("run the tests"),
+	assistant("", [bash("t1", "npm test"), call("t2", "read", { path: "src/a.ts" })]),
+	result("t1", "bash", longOutput, true),
+	result("t2", "read", "export const a = 1;"),
 ];
 const ledger: Event[] = [command("C4", "npm test", 1, 2, "t1"), errorRecorded("E2", "line of output", "C4", 2)];
 const earlier = applied(initialState, [command("C1", "npm ci", 0, 1, "x")]);
@@ -96,26 +81,9 @@ const laterSpan: ShowSources = {
 		{ ref: "u10", entryId: "e10", text: "first line\n  second line, indented" },
 	],
 	messages: [
-		{
-			role: "assistant",
-			text: "",
-			toolCalls: [
-				...likeRefs.map((id) => ({ id, name: "bash", arguments: { command: `ls ${id}` } })),
-				{ id: "c7", name: "read", arguments: undefined },
-				{ id: "", name: "bash", arguments: { command: "pwd" } },
-			],
-			stopReason: "toolUse",
-			errorMessage: "",
-		},
-		...likeRefs.map((id) => ({
-			role: "toolResult" as const,
-			toolCallId: id,
-			toolName: "bash",
-			text: `out of ${id}`,
-			isError: false,
-			details: undefined,
-		})),
-		{ role: "toolResult", toolCallId: "", toolName: "bash", text: "/work", isError: false, details: undefined },
+		assistant("", [...likeRefs.map((id) => bash(id, `ls ${id}`)), call("c7", "read", undefined), bash("", "pwd")]),
+		...likeRefs.map((id) => result(id, "bash", `out of ${id}`)),
+		result("", "bash", "/work"),
 	],
 	ledger: [
 		command("C10", "sleep 900", null, 3, null),

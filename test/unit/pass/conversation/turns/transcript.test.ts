@@ -1,24 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../../../../src/events/index.js";
 import { commandIdsByCall, transcriptLines } from "../../../../../src/pass/conversation/turns/transcript.js";
 import { command, errorRecorded, files, userCommand } from "../../../../support/events.js";
+import { assistant, result, user } from "../../../../support/messages.js";
 
-const user = (text: string): Message => ({ role: "user", text });
-const assistant = (text: string, toolCalls: { id: string; name: string; arguments: unknown }[] = []): Message => ({
-	role: "assistant",
-	text,
-	toolCalls,
-	stopReason: toolCalls.length === 0 ? "stop" : "toolUse",
-	errorMessage: "",
-});
-const result = (toolCallId: string, toolName: string, text: string): Message => ({
-	role: "toolResult",
-	toolCallId,
-	toolName,
-	text,
-	isError: false,
-	details: undefined,
-});
 const parsed = (lines: readonly string[]) => lines.map((l) => JSON.parse(l));
 
 describe("the Digest's condensed transcript, on what a session holds", () => {
@@ -44,13 +28,7 @@ describe("the Digest's condensed transcript, on what a session holds", () => {
 	});
 
 	it("records an assistant turn that stopped with an error, on one line", () => {
-		const failed: Message = {
-			role: "assistant",
-			text: "",
-			toolCalls: [],
-			stopReason: "error",
-			errorMessage: "529 overloaded_error:\n  retry later",
-		};
+		const failed = assistant("", [], "error", "529 overloaded_error:\n  retry later");
 		expect(parsed(transcriptLines([failed], [], new Map()))).toEqual([
 			{ role: "assistant-error", text: "529 overloaded_error: retry later" },
 		]);
