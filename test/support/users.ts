@@ -4,9 +4,14 @@ import { initialState } from "../../src/reducers/index.js";
 
 // The user's messages of a span as the pass reads them, and the context acceptance judges an answer in.
 
+/** User message `u<n>` on entry `e<n>`, saying `text`. */
+export function userMessage(n: number, text: string): UserMessage {
+	return { ref: `u${n}`, entryId: `e${n}`, text };
+}
+
 /** User messages `u1`, `u2`, … on entries `e1`, `e2`, …, one a text. */
 export function users(texts: readonly string[]): UserMessage[] {
-	return texts.map((text, i) => ({ ref: `u${i + 1}`, entryId: `e${i + 1}`, text }));
+	return texts.map((text, i) => userMessage(i + 1, text));
 }
 
 /**

@@ -25,10 +25,10 @@ import {
 	spanClosed,
 	value,
 } from "../../../support/events.js";
+import { userMessage } from "../../../support/users.js";
 
 // Given this state and these inputs, then these events: the pass's decisions, without a model or a session.
 
-const msg = (n: number, text: string): UserMessage => ({ ref: `u${n}`, entryId: `e${n}`, text });
 const WORLD: World = { taken: false, reason: "not a git repository" };
 const twoRules = applied(initialState, [ruleAdded("never push to main", "u1"), ruleAdded("run the tests first", "u2")]);
 const ledger: Event[] = [command("C1", "npm test", 1, 1, "t1"), errorRecorded("E1", "1 failing", "C1")];
@@ -53,7 +53,7 @@ const facts = (state: State, toLabel: readonly UserMessage[], rest: Partial<Clos
 	...rest,
 });
 const eventTypes = (events: readonly Event[]) => events.map((e) => e.type);
-const pick = msg(3, "always use tabs");
+const pick = userMessage(3, "always use tabs");
 
 describe("decidingFrom", () => {
 	it("given the fold's state and the span's ledger, then nothing is decided, on the state after the ledger", () => {
@@ -77,7 +77,7 @@ describe("decideAnswer", () => {
 	it("given an accepted answer, then its events, labels and dropped items are kept and the state moves on", () => {
 		const start = decidingFrom(twoRules, ledger);
 		const accepted = acceptAnswer(
-			ctxOn(start.state, [msg(3, "never edit the lockfile")]),
+			ctxOn(start.state, [userMessage(3, "never edit the lockfile")]),
 			answer([{ msg: "u3", label: "rule" }], { decisions: [{ text: "use pnpm", evidence: ["C1", "C9"] }] }),
 		);
 		const d = decideAnswer(start, { accepted, reason: null }, [pick]);
@@ -93,12 +93,12 @@ describe("decideAnswer", () => {
 	it("given a second chunk's answer, then its ids continue after those the first chunk's answer gave", () => {
 		const start = decidingFrom(twoRules, ledger);
 		const one = acceptAnswer(
-			ctxOn(start.state, [msg(3, "never edit the lockfile")]),
+			ctxOn(start.state, [userMessage(3, "never edit the lockfile")]),
 			answer([{ msg: "u3", label: "rule" }], { decisions: [{ text: "use pnpm", evidence: [] }] }),
 		);
 		const first = decideAnswer(start, { accepted: one, reason: null }, []);
 		const second = acceptAnswer(
-			ctxOn(first.state, [msg(4, "always pin versions")]),
+			ctxOn(first.state, [userMessage(4, "always pin versions")]),
 			answer([{ msg: "u4", label: "rule" }], { decisions: [{ text: "pin in CI", evidence: [] }] }),
 		);
 		const ids = second.events.flatMap((e) =>
@@ -133,7 +133,7 @@ describe("decideAnswer", () => {
 });
 
 describe("decideClose", () => {
-	const span = [msg(3, "go on"), msg(4, "thanks")];
+	const span = [userMessage(3, "go on"), userMessage(4, "thanks")];
 	const taken = (events: Event[], labeled: string[]): DiffResult => ({
 		accepted: { events, labeled, labels: labeled.map((m) => ({ msg: m, label: "not a rule" })), dropped: [] },
 		reason: null,

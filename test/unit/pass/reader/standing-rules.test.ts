@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { UserMessage } from "../../../../src/events/messages.js";
 import { readsAsStandingRule, ruleSentences, standingRules } from "../../../../src/pass/reader/standing-rules.js";
 import { proseOf } from "../../../../src/pass/reader/text.js";
 import { law } from "../../../properties/laws.js";
+import { userMessage } from "../../../support/users.js";
 
 type Row = readonly [text: string, standing: boolean, why: string];
 
@@ -216,15 +216,13 @@ describe("the standing-rule reader", () => {
 });
 
 describe("standing rules of earlier messages", () => {
-	const message = (n: number, text: string): UserMessage => ({ ref: `u${n}`, entryId: `e${n}`, text });
-
 	it("keeps the messages that read as standing rules, in message order", () => {
 		const messages = [
-			message(1, "always run the tests"),
-			message(2, "what does this do?"),
-			message(3, "don't push yet"),
-			message(4, "from now on, use pnpm"),
-			message(5, "never mind"),
+			userMessage(1, "always run the tests"),
+			userMessage(2, "what does this do?"),
+			userMessage(3, "don't push yet"),
+			userMessage(4, "from now on, use pnpm"),
+			userMessage(5, "never mind"),
 		];
 		expect(standingRules(messages).map((m) => m.ref)).toEqual(["u1", "u4"]);
 	});
