@@ -110,13 +110,11 @@ function options(overrides: Partial<TurnsOptions> = {}): TurnsOptions {
 const answers = {
 	narrative: JSON.stringify({ narrative: "fixed the failing tests in src/parser.ts; lint still fails" }),
 	objective: JSON.stringify({ objective: "make the parser tests pass" }),
-	labels: JSON.stringify({
-		labels: [
-			{ msg: "u1", label: "rule" },
-			{ msg: "u2", label: "not a rule" },
-			{ msg: "u3", label: "not a rule" },
-		],
-	}),
+	labels: labelsOnly([
+		{ msg: "u1", label: "rule" },
+		{ msg: "u2", label: "not a rule" },
+		{ msg: "u3", label: "not a rule" },
+	]),
 	findings: JSON.stringify({
 		decisions: [{ text: "kept the test runner", evidence: ["C2"] }],
 		deadEnds: [],
@@ -208,13 +206,11 @@ describe("turns mode", () => {
 	});
 
 	it("repairs a bad quote in a repair turn that asks only for the failing message", async () => {
-		const badQuote = JSON.stringify({
-			labels: [
-				{ msg: "u1", label: "rule", words: "never add any dependencies" },
-				{ msg: "u2", label: "not a rule" },
-				{ msg: "u3", label: "not a rule" },
-			],
-		});
+		const badQuote = labelsOnly([
+			{ msg: "u1", label: "rule", words: "never add any dependencies" },
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u3", label: "not a rule" },
+		]);
 		const fixed = labelsOnly([{ msg: "u1", label: "rule", words: "never add dependencies" }]);
 		const model = scriptedConversationModel([
 			answers.narrative,
@@ -240,13 +236,11 @@ describe("turns mode", () => {
 	});
 
 	it("drops an item still failing after two repair turns, and the message stays unlabeled", async () => {
-		const bad = JSON.stringify({
-			labels: [
-				{ msg: "u1", label: "rule", words: "never add any dependencies" },
-				{ msg: "u2", label: "not a rule" },
-				{ msg: "u3", label: "not a rule" },
-			],
-		});
+		const bad = labelsOnly([
+			{ msg: "u1", label: "rule", words: "never add any dependencies" },
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u3", label: "not a rule" },
+		]);
 		const stillBad = labelsOnly([{ msg: "u1", label: "rule", words: "no dependencies ever" }]);
 		const model = scriptedConversationModel([
 			answers.narrative,
@@ -298,12 +292,10 @@ describe("turns mode", () => {
 		const model = scriptedConversationModel([
 			JSON.stringify({ narrative: "talked about indentation" }),
 			answers.objective,
-			JSON.stringify({
-				labels: [
-					{ msg: "u3", label: "not a rule" },
-					{ msg: "u4", label: "banana" },
-				],
-			}),
+			labelsOnly([
+				{ msg: "u3", label: "not a rule" },
+				{ msg: "u4", label: "banana" },
+			]),
 			invalid,
 			labelsOnly([{ msg: "u4", label: "lifts R1" }]),
 			labelsOnly([{ msg: "u4", label: "lifts R2" }]),
@@ -524,12 +516,10 @@ describe("turns mode", () => {
 		const model = scriptedConversationModel([
 			JSON.stringify({ narrative: "started on the tests" }),
 			answers.objective,
-			JSON.stringify({
-				labels: [
-					{ msg: "u2", label: "not a rule" },
-					{ msg: "u3", label: "not a rule" },
-				],
-			}),
+			labelsOnly([
+				{ msg: "u2", label: "not a rule" },
+				{ msg: "u3", label: "not a rule" },
+			]),
 			labelsOnly([]),
 			answers.findings,
 			answers.now,

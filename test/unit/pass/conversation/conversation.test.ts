@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { next, type Plan, start, turnsPlan } from "../../../../src/pass/conversation/index.js";
+import { labelsOnly } from "../../../support/answers.js";
 import { callOf, doneConversation, reply, sendOf, showCall, textOf } from "./heard.js";
 import { spanContext, when } from "./span-context.js";
 
@@ -157,7 +158,7 @@ describe("the conversation decider", () => {
 	it("doubles the output budget after each reply cut at the limit, never past the model's, and keeps it after one that was not", () => {
 		const cut = (text: string) => reply(text, 1, { stopReason: "length" });
 		const objective = JSON.stringify({ objective: null });
-		const labels = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }] });
+		const labels = labelsOnly([{ msg: "u1", label: "rule" }]);
 		const asks = [start(plan, T0)];
 		for (const heard of [reply(narrative), cut(objective), cut(labels), cut("{}")]) {
 			const last = asks.at(-1);

@@ -13,6 +13,7 @@ import {
 	RAISED_BUDGET_MIN,
 	start,
 } from "../../../../src/pass/conversation/index.js";
+import { labelsOnly } from "../../../support/answers.js";
 import { users } from "../../../support/users.js";
 import { spanContext, WHOLE_ANSWER, when } from "./span-context.js";
 
@@ -179,7 +180,7 @@ const defective = answerOf(
 	],
 	"",
 );
-const liftReply = JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] });
+const liftReply = labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]);
 
 const rulesOf = (step: ConversationStep) =>
 	chunkDiffOf(step.conversation).accepted?.events.flatMap((e) =>
@@ -323,7 +324,7 @@ describe("single mode's lift questions", () => {
 	});
 
 	it("traces the questions call as unreadable when its reply labels no asked message, and keeps the answer", () => {
-		const unasked = JSON.stringify({ labels: [{ msg: "u1", label: "rule and lifts u2" }] });
+		const unasked = labelsOnly([{ msg: "u1", label: "rule and lifts u2" }]);
 		for (const text of ["I have no changes to make.", unasked]) {
 			const done = when(given(32_000, replacing), reply(replacingAnswer), reply(text));
 			expect(rulesOf(done)).toEqual([

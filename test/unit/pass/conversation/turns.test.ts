@@ -11,6 +11,7 @@ import {
 	turnsPlan,
 } from "../../../../src/pass/conversation/index.js";
 import type { TurnSectionResult } from "../../../../src/pass/conversation/turn-section.js";
+import { labelsOnly } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import { ruleAdded, ruleLifted } from "../../../support/events.js";
 import { callOf, doneConversation, reply, sendOf, showCall as showCalls, textOf as stepText } from "./heard.js";
@@ -35,13 +36,11 @@ function textOf(ask: ReturnType<typeof sendOf>): string {
 const answers = {
 	narrative: JSON.stringify({ narrative: "ran the lint; it fails" }),
 	objective: JSON.stringify({ objective: null }),
-	labels: JSON.stringify({
-		labels: [
-			{ msg: "u1", label: "rule" },
-			{ msg: "u2", label: "not a rule" },
-			{ msg: "u3", label: "not a rule" },
-		],
-	}),
+	labels: labelsOnly([
+		{ msg: "u1", label: "rule" },
+		{ msg: "u2", label: "not a rule" },
+		{ msg: "u3", label: "not a rule" },
+	]),
 	findings: JSON.stringify({ decisions: [], deadEnds: [], openErrors: ["E1"] }),
 	now: JSON.stringify({ now: "fix the lint next" }),
 };
@@ -163,7 +162,7 @@ describe("turns mode's conversation", () => {
 	});
 
 	it("asks again only for the messages whose labels failed", () => {
-		const partial = JSON.stringify({ labels: [{ msg: "u1", label: "rule" }] });
+		const partial = labelsOnly([{ msg: "u1", label: "rule" }]);
 		const labels = when(given(), reply(answers.narrative), reply(answers.objective), reply(partial));
 		const ask = sendOf(labels);
 		expect(ask.purpose).toBe("retry");
@@ -294,7 +293,7 @@ function labelsPlan(ctx: AcceptContext = labelsCtx, retryNoteChars = 2000): Plan
 }
 
 const labels = (...pairs: readonly (readonly [string, string])[]) =>
-	reply(JSON.stringify({ labels: pairs.map(([msg, label]) => ({ msg, label })) }));
+	reply(labelsOnly(pairs.map(([msg, label]) => ({ msg, label }))));
 
 const purposes = (conversation: ConversationState) => conversation.calls.map((c) => c.purpose);
 
@@ -421,7 +420,7 @@ describe("turns mode's labels section", () => {
 			given(),
 			reply(answers.narrative),
 			reply(answers.objective),
-			reply(JSON.stringify({ labels: [{ msg: "u1", label: "rule" }] })),
+			reply(labelsOnly([{ msg: "u1", label: "rule" }])),
 			{ kind: "timeout", at: 120_000, ms: 120_000 },
 		);
 		expect(textOf(sendOf(step))).toContain("Turn 4 of 5");
@@ -519,13 +518,11 @@ describe("turns mode's plan and outcome", () => {
 			messages: [],
 			messageRefs: ["u2", "u3", "u4"],
 		};
-		const thanks = JSON.stringify({
-			labels: [
-				{ msg: "u2", label: "not a rule" },
-				{ msg: "u3", label: "not a rule" },
-				{ msg: "u4", label: "lifts u1" },
-			],
-		});
+		const thanks = labelsOnly([
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u3", label: "not a rule" },
+			{ msg: "u4", label: "lifts u1" },
+		]);
 		const conversation = doneConversation(
 			when(
 				given({}, labelsInput),

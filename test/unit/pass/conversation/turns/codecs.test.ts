@@ -1,6 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { readSection } from "../../../../../src/pass/conversation/turns/codecs.js";
+import { labelsOnly } from "../../../../support/answers.js";
 
 describe("turns mode section codecs", () => {
 	it("reads the narrative on one line, and a blank one as none", () => {
@@ -31,13 +32,11 @@ describe("turns mode section codecs", () => {
 	it("keeps the good labels when one item is broken, and names the broken one by position", () => {
 		const read = readSection(
 			"labels",
-			JSON.stringify({
-				labels: [
-					{ msg: "u1", label: "rule" },
-					{ msg: "x", label: "rule" },
-					{ msg: "U3", label: "Not A Rule" },
-				],
-			}),
+			labelsOnly([
+				{ msg: "u1", label: "rule" },
+				{ msg: "x", label: "rule" },
+				{ msg: "U3", label: "Not A Rule" },
+			]),
 		);
 		expect(E.isRight(read) && read.right).toMatchObject({
 			section: "labels",

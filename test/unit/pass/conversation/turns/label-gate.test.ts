@@ -6,6 +6,7 @@ import {
 	settledLabels,
 	standingLabels,
 } from "../../../../../src/pass/conversation/turns/label-gate.js";
+import { labelsOnly } from "../../../../support/answers.js";
 import { applied } from "../../../../support/applied.js";
 import { ruleAdded, ruleLifted } from "../../../../support/events.js";
 import { replacingSpan } from "../span-context.js";
@@ -71,7 +72,7 @@ describe("the labels gate", () => {
 		const labels = [{ msg: "u2", label: "rule" }];
 		const [question] = judgeLabels(ctx, labels, new Set()).questions;
 		const asked = question === undefined ? [] : [question];
-		const reply = JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] });
+		const reply = labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]);
 		expect(answerQuestions(ctx, labels, asked, reply)).toEqual([{ msg: "u2", label: "rule and lifts u1" }]);
 		expect(answerQuestions(ctx, labels, [], reply)).toEqual(labels);
 	});
@@ -142,7 +143,7 @@ describe("the labels gate, on what models really answer", () => {
 			{ msg: "u4", label: "one-off" },
 		];
 		const asked = judgeLabels(ctx, held, new Set()).questions;
-		const reply = JSON.stringify({ labels: [{ msg: "u2", label: "rule and lifts u1" }] });
+		const reply = labelsOnly([{ msg: "u2", label: "rule and lifts u1" }]);
 		expect(asked.map((q) => q.msg)).toEqual(["u2"]);
 		expect(answerQuestions(ctx, held, asked, reply)).toEqual([
 			{ msg: "u2", label: "rule and lifts u1" },
