@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runStateCli } from "../../src/adapters/cli/state-cli.js";
-import { type Event, encodeEvent } from "../../src/events/index.js";
+import type { Event } from "../../src/events/index.js";
 import { isTerminalSafe } from "../../src/projections/index.js";
-import { chain, type Raw, user } from "../support/entries.js";
+import { chain, longhaulDetails, type Raw, user } from "../support/entries.js";
 import * as ev from "../support/events.js";
 import { TERMINAL_ATTACKS, unsafeCharacters } from "../support/terminal-attacks.js";
 
@@ -52,15 +52,6 @@ const FIELDS = {
 
 type Name = keyof typeof FIELDS;
 
-function details(span: number, firstSeq: number, events: readonly Event[]): Raw {
-	return {
-		stateFormat: 1,
-		longhaul: true,
-		span,
-		events: events.map((event, i) => ({ seq: firstSeq + i, event: encodeEvent(event) })),
-	};
-}
-
 function compaction(span: number, firstSeq: number, events: readonly Event[]): Raw {
 	return {
 		type: "compaction",
@@ -68,7 +59,7 @@ function compaction(span: number, firstSeq: number, events: readonly Event[]): R
 		firstKeptEntryId: "x",
 		tokensBefore: 1,
 		fromHook: true,
-		details: details(span, firstSeq, events),
+		details: longhaulDetails(span, events, firstSeq),
 	};
 }
 

@@ -1,6 +1,23 @@
+import { type Event, encodeEvent } from "../../src/events/index.js";
+
 /** Builders for pi session entries (v3), for tests that hand a branch to the fold or the pass. */
 
 export type Raw = Record<string, unknown>;
+
+/** A compaction pi's own compactor wrote after `parentId`: a summary, no Longhaul details. */
+export function piCompaction(id: string, parentId: string, firstKeptEntryId: string, summary: string): Raw {
+	return { type: "compaction", id, parentId, timestamp: "t", summary, firstKeptEntryId, tokensBefore: 1 };
+}
+
+/** A Longhaul compaction's details for span `span`: `events` stored with seqs from `firstSeq` on. */
+export function longhaulDetails(span: number, events: readonly Event[], firstSeq = 1): Raw {
+	return {
+		stateFormat: 1,
+		longhaul: true,
+		span,
+		events: events.map((event, i) => ({ seq: firstSeq + i, event: encodeEvent(event) })),
+	};
+}
 
 export const user = (text: string): Raw => ({
 	type: "message",

@@ -5,6 +5,7 @@ import { renderSummary, spansView, stateObject } from "../../../src/projections/
 import { SHOWN_VALUES, shownValues } from "../../../src/projections/shown-values.js";
 import { foldEntries, initialState, type State } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
+import { longhaulDetails } from "../../support/entries.js";
 import { command, errorRecorded, spanClosed, value } from "../../support/events.js";
 
 /** Given these events, the state they fold to. */
@@ -154,12 +155,7 @@ describe("open errors", () => {
 
 	it("show their command's text in --spans", () => {
 		const close: Event = spanClosed(1);
-		const details = {
-			stateFormat: 1,
-			longhaul: true,
-			span: 1,
-			events: [...raised, close].map((event, i) => ({ seq: i + 1, event })),
-		};
+		const details = longhaulDetails(1, [...raised, close]);
 		const folded = foldEntries([
 			{ type: "session", version: 3, id: "s" },
 			{ type: "compaction", id: "c1", parentId: null, summary: "s", firstKeptEntryId: "c1", tokensBefore: 1, details },

@@ -5,7 +5,7 @@ import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/ru
 import { branchOf, decodeEvent, readTranscript, userMessages } from "../../../../src/events/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import { diffAnswer, labeled, labelsOnly } from "../../../support/answers.js";
-import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { assistant, bashCall, chain, piCompaction, type Raw, toolResult, user } from "../../../support/entries.js";
 import { compactionEntry, PASS_SETTINGS, passCaps, passRequest } from "../../../support/passes.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 import { copyShared, describeShared } from "../../../support/shared.js";
@@ -18,11 +18,6 @@ function caps(script: readonly Scripted[], options: { contextWindow?: number } =
 /** A pass over `branch` to f3, its model answering `script` in turn. */
 function passOn(branch: readonly Raw[], ...script: readonly Scripted[]) {
 	return runPass(passRequest(branch, "f3"), caps(script).capabilities);
-}
-
-/** A compaction pi's own compactor wrote: a summary, no Longhaul details. */
-function piCompaction(id: string, parentId: string, firstKept: string, summary: string): Raw {
-	return { type: "compaction", id, parentId, timestamp: "t", summary, firstKeptEntryId: firstKept, tokensBefore: 1 };
 }
 
 /** `before`, then pi's compaction p1 of it with `summary` (keeping from its last entry), then a user going on: f1 to f3. */

@@ -9,7 +9,7 @@ import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { Event } from "../../../../src/events/index.js";
 import { isTerminalSafe } from "../../../../src/projections/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
-import { assistant, bashCall, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { assistant, bashCall, chain, longhaulDetails, type Raw, toolResult, user } from "../../../support/entries.js";
 import { command, note, spanClosed, userCommand } from "../../../support/events.js";
 import { leakedPiece, plantedKinds } from "../../../support/secrets.js";
 
@@ -37,12 +37,7 @@ const compaction = (span: number, kept: string, events: readonly Event[]): Raw =
 		summary: "state",
 		firstKeptEntryId: kept,
 		tokensBefore: 100,
-		details: {
-			stateFormat: 1,
-			longhaul: true,
-			span,
-			events: [...events, close].map((event, i) => ({ seq: span * 100 + i, event })),
-		},
+		details: longhaulDetails(span, [...events, close], span * 100),
 	};
 };
 

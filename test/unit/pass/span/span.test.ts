@@ -12,7 +12,7 @@ import {
 	sliceSpan,
 } from "../../../../src/pass/span/span.js";
 import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
-import { assistant, chain, type Raw, toolResult, user } from "../../../support/entries.js";
+import { assistant, chain, longhaulDetails, type Raw, toolResult, user } from "../../../support/entries.js";
 import { ruleAdded, spanClosed } from "../../../support/events.js";
 import { passCaps, passRequest } from "../../../support/passes.js";
 import { scriptedModel } from "../../../support/scripted-model.js";
@@ -33,14 +33,10 @@ function compaction(id: string, parentId: string, firstKept: string, details?: u
 const closed = (span: number, kind: "whole" | "narrative-less", unlabeled: readonly string[]): Event =>
 	spanClosed(span, kind, [...unlabeled], kind === "whole" ? null : "model-threw:Error");
 
-function longhauls(span: number, events: readonly Event[]) {
-	return { stateFormat: 1, longhaul: true, span, events: events.map((event, i) => ({ seq: i + 1, event })) };
-}
-
 /** u1 … u3 and answers, a compaction keeping from e5 (u3), then two more turns after it. */
 const crossing = [
 	...chain([user("one"), assistant("a1"), user("two"), assistant("a2"), user("three"), assistant("a3")]),
-	compaction("c1", "e6", "e5", longhauls(1, [closed(1, "whole", [])])),
+	compaction("c1", "e6", "e5", longhaulDetails(1, [closed(1, "whole", [])])),
 	...chain([user("four"), assistant("a4"), user("five"), assistant("a5")], "f", "c1"),
 ];
 
@@ -111,7 +107,7 @@ describe("runPass over pi's span", () => {
 		const rule: Event = ruleAdded("never use tabs", "u1");
 		const raws = [
 			...chain([user("never use tabs"), assistant("ok")]),
-			compaction("c1", "e2", "e2", longhauls(1, [rule, closed(1, "whole", [])])),
+			compaction("c1", "e2", "e2", longhaulDetails(1, [rule, closed(1, "whole", [])])),
 			...chain([{ type: "custom", customType: "compaction-state.span", data: {} }], "f", "c1"),
 		];
 		const model = scriptedModel([]);

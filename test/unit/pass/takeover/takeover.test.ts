@@ -8,20 +8,12 @@ import { offerOf, rereadRefs, standingEvents, takeoverOf } from "../../../../src
 import { foldEntries, initialState, type State } from "../../../../src/reducers/index.js";
 import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
-import { assistant, chain, type Raw, user } from "../../../support/entries.js";
+import { assistant, chain, longhaulDetails, piCompaction, type Raw, user } from "../../../support/entries.js";
 import { ruleAdded, ruleLifted, spanClosed } from "../../../support/events.js";
 import { acceptContext } from "../../../support/users.js";
 
-function piCompaction(id: string, parentId: string, firstKept: string, summary: string): Raw {
-	return { type: "compaction", id, parentId, timestamp: "t", summary, firstKeptEntryId: firstKept, tokensBefore: 1 };
-}
-
 function longhaulCompaction(id: string, parentId: string, firstKept: string, events: readonly Event[]): Raw {
-	const stored = events.map((event, i) => ({ seq: i + 1, event }));
-	return {
-		...piCompaction(id, parentId, firstKept, "state"),
-		details: { stateFormat: 1, longhaul: true, span: 1, events: stored },
-	};
+	return { ...piCompaction(id, parentId, firstKept, "state"), details: longhaulDetails(1, events) };
 }
 
 function takeoverAt(branch: readonly Raw[], firstKept: string) {
