@@ -1,7 +1,7 @@
 // Where one long text is cut into pieces the redactor reads apart, giving the event loop a turn between them: only
 // where no secret and nothing a finder reads can stand across the cut, so the pieces find what the whole text finds.
 
-import { privateKeySpans, type View } from "../../pass/secrets/index.js";
+import { originalRange, privateKeySpans, type View, viewRange } from "../../pass/secrets/index.js";
 import { LINT_TRIGGER } from "./prefilter.js";
 
 /** A stretch [start, end) of a view's text. */
@@ -18,17 +18,32 @@ function isRealBreak(view: View, at: number): boolean {
 }
 
 /**
+ * The private key blocks of the view, and those of the text's reading with its terminal escapes kept (`kept`, where
+ * the text holds an escape that may have taken text) placed in the view, in order of their starts.
+ */
+function keyBlocks(view: View, kept: View | undefined): Range[] {
+	const blocks: Range[] = privateKeySpans(view.text);
+	if (kept !== undefined)
+		for (const s of privateKeySpans(kept.text)) {
+			const at = originalRange(kept, s.start, s.end);
+			blocks.push(viewRange(view, at.start, at.end));
+		}
+	return blocks.sort((a, b) => a.start - b.start);
+}
+
+/**
  * The view's text in ranges of about `size` characters or more, each ending just after a line break, and the last
  * at the text's end. A cut is made only after a line break that stands as itself in the original, outside every
- * private key block (a block and the body lines it takes stay whole), and after a line with no lint trigger (a
- * name the lint reads may take its value from the next line). Every other finder reads within a line, and the
- * netrc finder at most READS_BACK characters back, which the redactor reads again before each range; copies are
- * whole tokens, and a line break ends every token. Linear in the text.
+ * private key block of the view or of `kept` (a block and the body lines it takes stay whole), and after a line
+ * with no lint trigger (a name the lint reads may take its value from the next line). Every other finder reads
+ * within a line, and the netrc finder at most READS_BACK characters back, which the redactor reads again before
+ * each range; copies are whole tokens, and a line break ends every token. Linear in the text.
  */
-export function chunkRanges(view: View, size: number): Range[] {
+export function chunkRanges(view: View, size: number, kept?: View): Range[] {
 	const text = view.text;
 	if (text.length <= size) return [{ start: 0, end: text.length }];
-	const keys = privateKeySpans(text).sort((a, b) => a.start - b.start);
+	// Found at the first line break a cut may follow: a text with none (one long line) is not read for them.
+	let keys: Range[] | undefined;
 	const ranges: Range[] = [];
 	let start = 0;
 	let next = 0;
@@ -37,6 +52,7 @@ export function chunkRanges(view: View, size: number): Range[] {
 	let at = text.indexOf("\n", start + size - 1);
 	while (at >= 0 && at + 1 < text.length) {
 		const cut = at + 1;
+		keys ??= keyBlocks(view, kept);
 		for (; next < keys.length && (keys[next]?.start ?? cut) < cut; next++)
 			keyEnd = Math.max(keyEnd, keys[next]?.end ?? 0);
 		const line = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);

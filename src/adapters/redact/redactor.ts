@@ -8,6 +8,7 @@ import {
 	type View,
 	ViewReader,
 	vendorTokens,
+	viewRange,
 } from "../../pass/secrets/index.js";
 import { chunkRanges, type Range } from "./chunks.js";
 import { copiesOf, MIN_COPY_CHARS } from "./copies.js";
@@ -46,6 +47,12 @@ function pacer(holdMs: number): () => Promise<void> {
 		await new Promise((resolve) => setImmediate(resolve));
 		since = performance.now();
 	};
+}
+
+/** What `reader` reads, about `chars` characters at a time, the thread given back between them once held too long. */
+async function readIn(reader: ViewReader, chars: number, pause: () => Promise<void>): Promise<View> {
+	while (!reader.read(chars)) await pause();
+	return reader.view();
 }
 
 /** A range of one text of the batch, read apart: its view's range, and where it stands in the original. */
@@ -150,26 +157,37 @@ async function replaced(text: string, spans: readonly SecretSpan[], pause: () =>
 }
 
 /**
- * The batch redacted: each text's view cut into chunks (chunks.ts), secrets found in each chunk's view, its vendor
- * tokens as they stand where the view differs, secretlint's finds, then copies of the long ones over every chunk.
- * The thread is given back between chunks, and between a finder's steps on a chunk too long to cut.
+ * The batch redacted: each text's view cut into chunks (chunks.ts), secrets found in each chunk's view, in the same
+ * stretch of the text's reading with its terminal escapes kept where one may have taken text (an escape's final
+ * byte may be a name's first letter: `ESC p` takes the `p` of `password=`), its vendor tokens as they stand where
+ * the view differs, secretlint's finds, then copies of the long ones over every chunk. The thread is given back
+ * between chunks, and between a finder's steps on a chunk too long to cut.
  */
 async function scrub(texts: readonly string[], chunkChars: number, holdMs: number): Promise<string[]> {
 	const pause = pacer(holdMs);
 	const views: View[] = [];
 	const chunks: Chunk[] = [];
 	const spans: SecretSpan[][] = texts.map(() => []);
+	const keptViews: (View | undefined)[] = [];
+	const keptSpans: SecretSpan[][] = texts.map(() => []);
 	const raw: SecretSpan[][] = texts.map(() => []);
 	for (const [i, text] of texts.entries()) {
 		const reader = new ViewReader(text);
-		while (!reader.read(chunkChars)) await pause();
-		const view = reader.view();
+		const view = await readIn(reader, chunkChars, pause);
 		views.push(view);
+		// The reading with the terminal escapes kept, read only where one may have taken text (else it is the view).
+		const kept = reader.escapes ? await readIn(new ViewReader(text, true), chunkChars, pause) : undefined;
+		keptViews.push(kept);
 		await pause();
-		for (const range of chunkRanges(view, chunkChars)) {
+		for (const range of chunkRanges(view, chunkChars, kept)) {
 			const chunk = { ...range, text: i, original: originalOf(view, text, range) };
 			chunks.push(chunk);
 			for (const find of FINDERS) await findInRange(find, view.text, range, spans[i] ?? [], MIN_SECRET_CHARS, pause);
+			if (kept !== undefined) {
+				const keptRange = viewRange(kept, chunk.original.start, chunk.original.end);
+				for (const find of FINDERS)
+					await findInRange(find, kept.text, keptRange, keptSpans[i] ?? [], MIN_SECRET_CHARS, pause);
+			}
 			if (view.origin !== undefined) await findInRange(vendorTokens, text, chunk.original, raw[i] ?? [], 0, pause);
 			await pause();
 		}
@@ -183,6 +201,7 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 	};
 	for (const [i, view] of views.entries()) {
 		for (const s of [...(linted[i] ?? []), ...(spans[i] ?? [])]) keep(view.text.slice(s.start, s.end), s.kind);
+		for (const s of keptSpans[i] ?? []) keep(keptViews[i]?.text.slice(s.start, s.end) ?? "", s.kind);
 		for (const s of raw[i] ?? []) keep(texts[i]?.slice(s.start, s.end) ?? "", s.kind);
 		await pause();
 	}
@@ -197,7 +216,12 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 	for (const [i, text] of texts.entries()) {
 		const view = views[i] ?? readView(text);
 		const inView = [...(linted[i] ?? []), ...(spans[i] ?? []), ...(copies[i] ?? [])];
-		const all = [...placed(view, inView), ...(raw[i] ?? [])];
+		const kept = keptViews[i];
+		const all = [
+			...placed(view, inView),
+			...(kept === undefined ? [] : placed(kept, keptSpans[i] ?? [])),
+			...(raw[i] ?? []),
+		];
 		await pause();
 		out.push(all.length === 0 ? text : await replaced(text, all, pause));
 		await pause();
@@ -211,7 +235,8 @@ const CHUNK_CHARS = 64 * 1024;
 /**
  * The redactor: Longhaul's own finders (src/pass/secrets: vendor tokens, names and their values, flags, URLs, netrc,
  * cookies, private keys) and secretlint's recommended preset, each on the text as a reader sees it (escapes decoded,
- * invisible characters dropped). Off only when the user set `redact: false`. `chunkChars` and `holdMs` are for
+ * invisible characters dropped); Longhaul's finders read it with its terminal escapes kept too, where one may have
+ * taken a letter that was text. Off only when the user set `redact: false`. `chunkChars` and `holdMs` are for
  * tests: what it gives does not depend on them.
  */
 export function createRedactor(enabled: boolean, chunkChars = CHUNK_CHARS, holdMs = HOLD_MS): Redactor {

@@ -1,11 +1,11 @@
-// Every secret in a text, found on the text as a reader sees it (src/pass/secrets/view.ts) and placed back where it
-// stands in the text itself.
+// Every secret in a text, found on the text as a reader sees it (src/pass/secrets/view.ts) and on its reading with
+// the terminal escapes kept, and placed back where it stands in the text itself.
 
 import { assignedKind } from "./names.js";
 import { type Finder, findAll, type SecretSpan } from "./span.js";
 import { STRUCTURE_FINDERS } from "./structures.js";
 import { vendorSpans, vendorTokens } from "./vendors.js";
-import { originalRange, readView, type View } from "./view.js";
+import { originalRange, readEscapesKept, readView, type View } from "./view.js";
 
 /** Every finder of a view's text: vendor tokens, then the structures. */
 export const FINDERS: readonly Finder[] = [vendorTokens, ...STRUCTURE_FINDERS];
@@ -25,13 +25,17 @@ export function placed(view: View, spans: readonly SecretSpan[]): SecretSpan[] {
 
 /**
  * Every stretch of a whole `text` taken for a secret, in no particular order; spans may overlap. Found in its view
- * (escapes decoded, invisible characters dropped) and, where the view differs, its vendor tokens as it stands too
- * (an escape's final byte may be a token's first letter). Linear in the text. Exported for tests.
+ * (escapes decoded, invisible characters dropped), in its reading with the terminal escapes kept where one may have
+ * taken text (an escape's final byte may be a name's first letter: `ESC p` takes the `p` of `password=`), and,
+ * where the view differs, its vendor tokens as it stands too (an escape's final byte may be a token's first
+ * letter). Linear in the text. Exported for tests.
  */
 export function secretSpans(text: string): SecretSpan[] {
 	const view = readView(text);
 	const found = placed(view, viewSpans(view.text));
-	return view.origin === undefined ? found : [...found, ...vendorSpans(text)];
+	if (view.origin === undefined) return found;
+	const kept = readEscapesKept(text);
+	return [...found, ...(kept === undefined ? [] : placed(kept, viewSpans(kept.text))), ...vendorSpans(text)];
 }
 
 /**

@@ -4,4 +4,4 @@ export { FINDERS, placed, secretSpans, secretValueKind } from "./find.js";
 export type { Finder, SecretSpan } from "./span.js";
 export { privateKeySpans, READS_BACK } from "./structures.js";
 export { vendorTokens } from "./vendors.js";
-export { originalRange, readView, type View, ViewReader } from "./view.js";
+export { originalRange, readEscapesKept, readView, type View, ViewReader, viewRange } from "./view.js";

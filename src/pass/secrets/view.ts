@@ -1,6 +1,8 @@
 // The text as a reader of it sees it, for finding secrets: terminal escapes dropped, JSON `\u` and backslash escapes
 // and URL percent escapes decoded, zero-width and format characters dropped, with a map from each character back to
 // where it stood, so a secret found in the view is replaced where it stands in the original. One pass, no pattern.
+// A second reading keeps the terminal escapes that may have taken text (`keepEscapes`): dropped with its final byte,
+// an escape may take a letter that was text (`ESC p` the `p` of `password=`, `ESC [` the `g` of `ghp_`).
 
 /** A text read for secrets, and where each of its characters came from. */
 export interface View {
@@ -74,6 +76,21 @@ function escapeEnd(text: string, at: number, csi: boolean): number {
 	return final >= 0x30 && final <= 0x7e ? i + 1 : i;
 }
 
+/**
+ * Whether a terminal escape whose body runs from `body` to `end` may have taken a letter that was text: an OSC (its
+ * body is read to a terminator a cut may have lost), or one that ends at a letter with no parameter byte before it
+ * (`ESC p`, `ESC - - p`, `ESC [ g`). A colour code (`ESC [ 1 ; 31 m`) or `ESC 7` took none.
+ */
+function mayTakeText(text: string, body: number, end: number, csi: boolean): boolean {
+	let i = body;
+	if (!csi && text.charCodeAt(i) === 0x5d) return true;
+	if (!csi && text.charCodeAt(i) === 0x5b) i++;
+	const final = text.charCodeAt(end - 1) | 0x20;
+	if (end <= i || final < 0x61 || final > 0x7a) return false;
+	for (; i < end - 1; i++) if (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x3f) return false;
+	return true;
+}
+
 /** JSON's one-letter escapes, as what they stand for. */
 const SHORT_ESCAPES: Readonly<Record<string, number>> = { n: 10, r: 13, t: 9, '"': 0x22, "'": 0x27, "/": 0x2f };
 
@@ -119,26 +136,29 @@ class Builder {
 
 /**
  * A backslash escape at `at` (after any run of backslashes, so an escape escaped again reads the same): the code it
- * stands for (-1 for a terminal escape, dropped with its body) and where it ends; undefined when it is no escape.
+ * stands for (-1 for a terminal escape, -2 for a CSI, dropped with its body, which starts at `body`) and where it
+ * ends; undefined when it is no escape.
  */
-function backslashEscape(text: string, at: number): { code: number; end: number } | undefined {
+function backslashEscape(text: string, at: number): { code: number; end: number; body?: number } | undefined {
 	let i = at;
 	while (text.charCodeAt(i) === BACKSLASH) i++;
 	const letter = text.charAt(i);
 	if (letter === "u") {
 		const code = hexAt(text, i + 1, 4);
 		if (code < 0) return undefined;
-		if (code === ESC || code === CSI) return { code: -1, end: escapeEnd(text, i + 5, code === CSI) };
+		if (code === ESC || code === CSI)
+			return { code: code === CSI ? -2 : -1, end: escapeEnd(text, i + 5, code === CSI), body: i + 5 };
 		return { code, end: i + 5 };
 	}
 	if (letter === "x") {
 		const code = hexAt(text, i + 1, 2);
-		if (code === ESC || code === CSI) return { code: -1, end: escapeEnd(text, i + 3, code === CSI) };
+		if (code === ESC || code === CSI)
+			return { code: code === CSI ? -2 : -1, end: escapeEnd(text, i + 3, code === CSI), body: i + 3 };
 		return code < 0 ? undefined : { code, end: i + 3 };
 	}
-	if (text.startsWith("033", i)) return { code: -1, end: escapeEnd(text, i + 3, false) };
+	if (text.startsWith("033", i)) return { code: -1, end: escapeEnd(text, i + 3, false), body: i + 3 };
 	if (letter === "e" && (text.charAt(i + 1) === "[" || text.charAt(i + 1) === "]"))
-		return { code: -1, end: escapeEnd(text, i + 1, false) };
+		return { code: -1, end: escapeEnd(text, i + 1, false), body: i + 1 };
 	const short = SHORT_ESCAPES[letter];
 	return short === undefined ? undefined : { code: short, end: i + 1 };
 }
@@ -166,11 +186,21 @@ function percentEscapes(text: string, at: number, into: Builder): number | undef
 	return decoded ? i : undefined;
 }
 
-/** Reads a text's view a stretch at a time, so that a long text need not be read in one go. */
+/**
+ * Reads a text's view a stretch at a time, so that a long text need not be read in one go. With `keepEscapes`, the
+ * second reading: a terminal escape that may have taken text (mayTakeText) has its introducer (ESC, CSI, ESC written
+ * as text: `\x1b`, `\u001b`, `\033`, `\e`) read as one ESC, a blank to every finder, and what follows read as text,
+ * so a letter the view drops as an escape's final byte is read; all else is read as in the view.
+ */
 export class ViewReader {
 	private at = 0;
 	private readonly builder: Builder | undefined;
-	constructor(readonly source: string) {
+	/** Whether an escape that may have taken text was read: only then does the reading with escapes kept differ. */
+	escapes = false;
+	constructor(
+		readonly source: string,
+		readonly keepEscapes = false,
+	) {
 		this.builder = NEEDS_VIEW.test(source) ? new Builder(source.length) : undefined;
 	}
 	/** Reads on over about `chars` more characters of the source; true once all of it is read. */
@@ -183,14 +213,18 @@ export class ViewReader {
 		while (i < stop) {
 			const code = text.charCodeAt(i);
 			if (code === ESC || code === CSI) {
-				i = escapeEnd(text, i + 1, code === CSI);
+				const end = escapeEnd(text, i + 1, code === CSI);
+				i = this.escape(i, i + 1, end, code === CSI);
 				continue;
 			}
 			if (code === BACKSLASH) {
 				const decoded = backslashEscape(text, i);
 				if (decoded !== undefined) {
-					if (decoded.code >= 0 && !isInvisible(decoded.code)) b.push(decoded.code, i, decoded.end);
-					i = decoded.end;
+					if (decoded.code < 0) i = this.escape(i, decoded.body ?? decoded.end, decoded.end, decoded.code === -2);
+					else {
+						if (!isInvisible(decoded.code)) b.push(decoded.code, i, decoded.end);
+						i = decoded.end;
+					}
 				}
 				// No escape after this run of backslashes: the run stands as it is, read once.
 				else for (; text.charCodeAt(i) === BACKSLASH; i++) b.push(BACKSLASH, i, i + 1);
@@ -214,6 +248,17 @@ export class ViewReader {
 		this.at = i;
 		return i >= text.length;
 	}
+	/**
+	 * A terminal escape from `at`, its body from `body` to `end`: dropped, or with escapes kept and one that may have
+	 * taken text, one ESC and its body read on as text. Where the reading goes on.
+	 */
+	private escape(at: number, body: number, end: number, csi: boolean): number {
+		if (!mayTakeText(this.source, body, end, csi)) return end;
+		this.escapes = true;
+		if (!this.keepEscapes) return end;
+		this.builder?.push(ESC, at, body);
+		return body;
+	}
 	/** The view of what was read (the whole source's, once `read` said so). */
 	view(): View {
 		const b = this.builder;
@@ -227,6 +272,33 @@ export function readView(text: string): View {
 	const reader = new ViewReader(text);
 	reader.read(text.length);
 	return reader.view();
+}
+
+/**
+ * The reading of `text` with its terminal escapes kept (see ViewReader), or undefined when it holds none that may
+ * have taken text (then it is the view). Linear.
+ */
+export function readEscapesKept(text: string): View | undefined {
+	const reader = new ViewReader(text, true);
+	reader.read(text.length);
+	return reader.escapes ? reader.view() : undefined;
+}
+
+/** The view's stretch that stands at the original's [start, end): from its first character that comes from there. */
+export function viewRange(view: View, start: number, end: number): { start: number; end: number } {
+	const starts = view.origin?.starts;
+	if (starts === undefined) return { start, end };
+	const first = (at: number) => {
+		let low = 0;
+		let high = starts.length;
+		while (low < high) {
+			const mid = (low + high) >>> 1;
+			if ((starts[mid] ?? 0) < at) low = mid + 1;
+			else high = mid;
+		}
+		return low;
+	};
+	return { start: first(start), end: first(end) };
 }
 
 /** Where the view's stretch [start, end) stands in the original. */

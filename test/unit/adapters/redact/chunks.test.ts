@@ -4,7 +4,7 @@ import { FORMS, plantedSecrets, shown } from "../../../../bench/redact-corpus.js
 import { chunkRanges } from "../../../../src/adapters/redact/chunks.js";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { LINT_TRIGGER } from "../../../../src/adapters/redact/prefilter.js";
-import { privateKeySpans, readView } from "../../../../src/pass/secrets/index.js";
+import { privateKeySpans, readEscapesKept, readView } from "../../../../src/pass/secrets/index.js";
 import { params } from "../../../properties/laws.js";
 
 /** Lines of ordinary output, some with a lint trigger or a name the finders read. */
@@ -173,6 +173,21 @@ describe("chunkRanges, by example", () => {
 			{ start: 0, end: 3 },
 			{ start: 3, end: 10 },
 			{ start: 10, end: 15 },
+		]);
+	});
+
+	it("makes no cut inside a private key block only the reading with the terminal escapes kept sees", () => {
+		// The view drops `ESC [ -----B` as one escape and reads `EGIN PRIVATE KEY-----`: no block to it.
+		const text =
+			"$ cat key\n\u001b[-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASC\nAT8wggE7AgEAAkEAq7BF\n$ ls";
+		const view = readView(text);
+		expect(privateKeySpans(view.text)).toEqual([]);
+		const start = view.text.indexOf("EGIN");
+		const end = view.text.indexOf("$ ls");
+		expect(chunkRanges(view, 1, readEscapesKept(text))).toEqual([
+			{ start: 0, end: start },
+			{ start, end },
+			{ start: end, end: view.text.length },
 		]);
 	});
 

@@ -108,6 +108,35 @@ describe("the redactor", () => {
 		expect(await redactor.redact(`${before}${token}`)).toBe(`${before}[redacted: github token]`);
 	});
 
+	it.each([
+		["a password after ESC p", "\u001bpassword=Zq7Yx3Wv9UtXk2Lm", "\u001bpassword=[redacted: password]"],
+		["a token after ESC t", "\u001btoken: Zq7Yx3Wv9UtXk2LmPa4Rs", "\u001btoken: [redacted: token]"],
+		["a secret after ESC s", "\u001bsecret=Zq7Yx3Wv9UtXk2LmPa4Rs", "\u001bsecret=[redacted: secret]"],
+		[
+			"a long flag after ESC - - p",
+			"mysql \u001b--password Zq7Yx3Wv9UtXk2Lm",
+			"mysql \u001b--password [redacted: password]",
+		],
+		[
+			"a password in a JSON pair after ESC c and ESC p",
+			'\u001bc\u001b"password": "Zq7Yx3Wv9UtXk2Lm"',
+			'\u001bc\u001b"password": "[redacted: password]"',
+		],
+	])(
+		"finds a secret by its name where an escape's final byte is the name's first letter: %s",
+		async (_name, text, want) => {
+			expect(await redactor.redact(text)).toBe(want);
+			expect(await createRedactor(true, 1).redact(`PORT=5173\n${text}\nDEBUG=1`)).toBe(`PORT=5173\n${want}\nDEBUG=1`);
+		},
+	);
+
+	it("finds a secret inside a hyperlink's or a window title's escape, which a terminal does not print as text", async () => {
+		expect(
+			await redactor.redact("\u001b]8;;https://admin:S3cretPassw0rd@db.example.com\u001b\\db\u001b]8;;\u001b\\"),
+		).toBe("\u001b]8;;https://admin:[redacted: password in url]@db.example.com\u001b\\db\u001b]8;;\u001b\\");
+		expect(await redactor.redact("\u001b]0;password=Zq7Yx3Wv9UtXk2Lm")).toBe("\u001b]0;password=[redacted: password]");
+	});
+
 	it("leaves ordinary output alone: ports, hashes, versions, counts, references to secrets", async () => {
 		const text = [
 			"commit 1507f8b3c2d4e5f60718293a4b5c6d7e8f901234",
@@ -213,6 +242,12 @@ describe("the redactor reading long texts in chunks", () => {
 		expect(await createRedactor(true, 1).redact(text)).toBe(
 			"PORT=5173\n[redacted: github token]\nDEBUG=1\n[redacted: github token] was revoked",
 		);
+	});
+
+	it("finds a private key block whose first line an escape's final byte stands on, read in chunks", async () => {
+		const text = `$ cat key\n${ESC}[-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASC\nAT8wggE7AgEAAkEAq7BF\n$ ls`;
+		expect(await createRedactor(true, 1).redact(text)).toBe(`$ cat key\n${ESC}[[redacted: private key]$ ls`);
+		expect(await redactor.redact(text)).toBe(`$ cat key\n${ESC}[[redacted: private key]$ ls`);
 	});
 
 	it("finds in each chunk a token an escape's final byte stands on, where it stands in the text", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { originalRange, readView, ViewReader } from "../../../../src/pass/secrets/view.js";
+import { originalRange, readEscapesKept, readView, ViewReader, viewRange } from "../../../../src/pass/secrets/view.js";
 
 /** The text a reader of `text` sees. */
 const seen = (text: string) => readView(text).text;
@@ -254,5 +254,49 @@ describe("originalRange: where a stretch of the view stands in the original", ()
 
 	it("gives a stretch of a text that is its own view back as it is", () => {
 		expect(originalRange(readView("API_KEY=Zk3Qm9XwPq7Rt2Ls"), 8, 24)).toEqual({ start: 8, end: 24 });
+	});
+});
+
+describe("readEscapesKept: the reading with the terminal escapes that may have taken text kept", () => {
+	const kept = (text: string) => readEscapesKept(text)?.text;
+
+	it.each([
+		["ESC and a letter", "\u001bpassword=x", "\u001bpassword=x"],
+		["ESC, intermediate bytes and a letter", "mysql \u001b--password x", "mysql \u001b--password x"],
+		["a CSI with no parameter and a letter", "\u001b[ghp_x", "\u001b[ghp_x"],
+		["ESC written as text", "\\x1bpassword=x and \\u001b[token=y", "\u001bpassword=x and \u001b[token=y"],
+		["a window title, its body as text", "\u001b]0;build\u0007ok", "\u001b]0;buildok"],
+	])("reads its introducer as one ESC and the rest as text: %s", (_name, text, want) => {
+		expect(kept(text)).toBe(want);
+	});
+
+	it("drops a colour code and ESC 7 whole, as the view does, and reads all else as the view does", () => {
+		expect(kept("\u001b[1;31mS3cr%41t\u001b7\u200b \u001bpw")).toBe("S3crAt \u001bpw");
+	});
+
+	it("is undefined where no escape may have taken text: the view reads the same", () => {
+		expect(kept("\u001b[32mok\u001b[0m \u001b7 a%41")).toBeUndefined();
+		expect(kept("API_KEY=Zk3Qm9XwPq7Rt2Ls")).toBeUndefined();
+	});
+
+	it("maps each character back to where it stands, the ESC to its introducer", () => {
+		const view = readEscapesKept("a\\x1bpw");
+		expect(view?.text).toBe("a\u001bpw");
+		expect(Array.from(view?.origin?.starts ?? [])).toEqual([0, 1, 5, 6]);
+		expect(Array.from(view?.origin?.ends ?? [])).toEqual([1, 5, 6, 7]);
+	});
+});
+
+describe("viewRange: the stretch of a view that stands at a stretch of the original", () => {
+	it("starts at the first character that comes from the stretch and ends before the first that comes after it", () => {
+		const view = readView("a\u001b[1mbc\nd");
+		expect(view.text).toBe("abc\nd");
+		expect(viewRange(view, 1, 7)).toEqual({ start: 1, end: 3 });
+		expect(viewRange(view, 8, 9)).toEqual({ start: 4, end: 5 });
+		expect(viewRange(view, 0, 9)).toEqual({ start: 0, end: 5 });
+	});
+
+	it("gives a stretch of a text that is its own view back as it is", () => {
+		expect(viewRange(readView("plain"), 1, 4)).toEqual({ start: 1, end: 4 });
 	});
 });
