@@ -61,15 +61,18 @@ export function carefulModel(): PassModel & { readonly requests: ModelRequest[] 
 	return answeringModel((request) => carefulAnswer(request.prompt));
 }
 
-/** A pass's capabilities around this model: no repository, no footer, a clock that stands still. */
-export function passCaps(model: PassModel | undefined): PassCapabilities {
+/** A pass's capabilities around this model: no repository, no footer, a clock that stands still, the redactor on. */
+export function passCaps(
+	model: PassModel | undefined,
+	redact: PassCapabilities["redact"] = createRedactor(true).redactAll,
+): PassCapabilities {
 	return {
 		model,
 		noModelReason: "no-model",
 		takeWorld: async () => ({ taken: false, reason: "not a git repository" }),
 		status: () => undefined,
 		now: () => 0,
-		redact: createRedactor(true).redactAll,
+		redact,
 	};
 }
 
@@ -89,7 +92,7 @@ export function passOver(
 	redact: PassCapabilities["redact"],
 	firstKeptEntryId = idOf(branch.at(-1)),
 ): ReturnType<typeof runPass> {
-	return runPass(passRequest(branch, firstKeptEntryId), { ...passCaps(model), redact });
+	return runPass(passRequest(branch, firstKeptEntryId), passCaps(model, redact));
 }
 
 /** A compaction entry holding a pass's details, as pi appends it after `parentId`. */
