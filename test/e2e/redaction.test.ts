@@ -82,6 +82,53 @@ describe("secrets stay where they were (a real pi session)", () => {
 		expect(leaked(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
 	});
 
+	it("tool output whose escapes hide a secret's name or a key's first line: none of it in what Longhaul stores, sends or shows", async () => {
+		const h = await longhaulSession();
+		kept(h);
+		// As a terminal program may print them: `ESC p` takes the p of password=, an OSC 8 hyperlink holds a URL's
+		// password, `ESC [` stands before a private key's first line. The tool keeps the bytes; the failing command
+		// makes the output's head an open error, so it reaches the prompt and the summary.
+		const password = "Zq7Yx3Wv9UtXk2Lm";
+		const urlPassword = "S3cretPassw0rd";
+		const keyBody = "MIIBVQIBADANBgkqhkiG9w0BAQEFAASC";
+		writeFileSync(
+			join(h.cwd, "out.bin"),
+			[
+				`\u001bpassword=${password}`,
+				`\u001b]8;;https://admin:${urlPassword}@db.example.com\u001b\\db\u001b]8;;\u001b\\`,
+				"\u001b[-----BEGIN PRIVATE KEY-----",
+				keyBody,
+				"-----END PRIVATE KEY-----",
+				"",
+			].join("\n"),
+		);
+		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
+		h.model.scriptAgent(callBash("cat out.bin && exit 3"), say("that failed"), say("ok"));
+		await h.prompt("print the build output");
+		await h.prompt("go on");
+		const secrets = [password, urlPassword, keyBody];
+		const leaking = (text: string) => secrets.filter((secret) => text.includes(secret));
+		expect(leaking(toolResultTexts(h.branch(), "bash").join("\n"))).toEqual(secrets);
+		await h.compact();
+
+		const compaction = h.branch().find((e) => e.type === "compaction");
+		const summary = compaction?.type === "compaction" ? compaction.summary : "";
+		expect(summary).toContain("## Open errors");
+		expect(summary).toContain("password=[redacted: password]");
+		expect(leaking(summary)).toEqual([]);
+		expect(leaking(JSON.stringify(compaction?.type === "compaction" ? compaction.details : null))).toEqual([]);
+		const prompts = JSON.stringify(h.model.calls.filter(isDiffCall).map((c) => c.context));
+		expect(prompts).toContain("cat out.bin");
+		expect(leaking(prompts)).toEqual([]);
+		h.model.scriptAgent(callTool("longhaul_recall", { ref: "E1" }), say("done"));
+		await h.prompt("what was E1?");
+		const recalled = toolResultTexts(h.branch(), "longhaul_recall").join("\n");
+		expect(recalled).toContain("E1");
+		expect(leaking(recalled)).toEqual([]);
+		await h.prompt("/longhaul");
+		expect(leaking(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
+	});
+
 	/** The session cats a `.env` holding the token, fails, goes on, and is compacted by a careful model. */
 	async function compactAfterCatEnv(h: Harness): Promise<void> {
 		writeFileSync(join(h.cwd, ".env"), `GITHUB_TOKEN=${githubToken}\n`);
