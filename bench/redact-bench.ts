@@ -93,6 +93,74 @@ async function corpusFigures(redactor: Redactor, seed: number): Promise<void> {
 	for (const mark of wronglyMarked) process.stdout.write(`     marked: ${mark}\n`);
 }
 
+const ESC = String.fromCharCode(27);
+
+/**
+ * Escapes that take the letter they end at, each put before a secret whose first character is that letter, so the
+ * view reads the secret without it: ESC and a letter, a control sequence with no parameter, with parameters (`tput
+ * hpa 0` writes ESC [ 1 G), private parameters, and ESC written as text.
+ */
+const TAKING = [ESC, `${ESC}[`, `${ESC}[1`, `${ESC}[?25`, `${ESC}[0;1`, "\\x1b[1", "\\033"];
+
+/**
+ * Escapes as tools print them before a line's text (ECMA-48; what `tput` writes): erase in line after a carriage
+ * return (progress bars), erase the line, reverse index (`tput ri`), hide the cursor (`tput civis`), cursor to column
+ * 1 (`tput hpa 0`), clear (`tput clear`), `tput sgr0`, reset and bold green colours, save the cursor, reset the
+ * terminal, cursor up (`tput cuu1`), the alternate screen (`tput smcup`), a window title, and three written as text.
+ */
+const BEFORE_TEXT = [
+	`\r${ESC}[K`,
+	`${ESC}[2K`,
+	`${ESC}M`,
+	`${ESC}[?25l`,
+	`${ESC}[1G`,
+	`${ESC}[H${ESC}[2J`,
+	`${ESC}(B${ESC}[m`,
+	`${ESC}[0m`,
+	`${ESC}[1;32m`,
+	`${ESC}7`,
+	`${ESC}c`,
+	`${ESC}[A`,
+	`${ESC}[?1049h`,
+	`${ESC}]0;build\u0007`,
+	"\\x1b[K",
+	"\\u001b[2K",
+	"\\033[1G",
+];
+
+/**
+ * Both sides where a terminal escape stands before the text: recall of every corpus secret that opens with a letter
+ * behind each TAKING escape ending at that letter, and precision on every ordinary string behind each BEFORE_TEXT
+ * escape; the first miss and false mark are printed.
+ */
+async function escapeFigures(redactor: Redactor, seed: number): Promise<void> {
+	const secrets = plantedSecrets(seed, Math.ceil(300 / SECRET_KINDS)).filter((s) => /^[A-Za-z]/.test(s.text));
+	const taken = TAKING.flatMap((before) => secrets.map((s) => ({ planted: s, text: `${before}${s.text}` })));
+	const outputs = await redactor.redactAll(taken.map((t) => inOutput({ ...t.planted, text: t.text }, "plain", 0)));
+	const misses = taken.filter((t, i) => {
+		const out = outputs[i] ?? "";
+		return !out.includes(MARKER) || leakedPiece(out, t.planted) !== undefined;
+	});
+	const ordinary = BEFORE_TEXT.flatMap((before) => ordinaryStrings(seed, 400).map((text) => `${before}${text}`));
+	const redacted = await redactor.redactAll(ordinary);
+	const falses = ordinary.filter((text, i) => redacted[i] !== text);
+	const hits = taken.length - misses.length;
+	report(
+		`redaction recall, a secret's first letter taken by an escape (${secrets.length} secrets, ${TAKING.length} escapes)`,
+		`${((100 * hits) / taken.length).toFixed(1)}% (${hits}/${taken.length}, seed ${seed})`,
+		"100%",
+		misses.length === 0,
+	);
+	report(
+		`redaction precision, ordinary strings after an escape (${ordinary.length}, ${BEFORE_TEXT.length} escapes)`,
+		`${((100 * hits) / Math.max(1, hits + falses.length)).toFixed(1)}% (${falses.length} ordinary marked)`,
+		"100% (none marked)",
+		falses.length === 0,
+	);
+	if (misses[0] !== undefined) process.stdout.write(`     missed: ${JSON.stringify(misses[0].text).slice(0, 160)}\n`);
+	if (falses[0] !== undefined) process.stdout.write(`     marked: ${JSON.stringify(falses[0]).slice(0, 160)}\n`);
+}
+
 /**
  * A plain scan of the texts: every char code read once, line breaks counted (the count is printed, so the loop's
  * work is used). The floor redaction's cost is measured against.
@@ -180,6 +248,8 @@ const REPEATED_PREFIXES = [
 	"cookie:x=",
 	"x://b ",
 	"x://:b ",
+	"\u001b[1m",
+	"\u001b[mPUBLIC_KEY=",
 ];
 
 /**
@@ -191,6 +261,11 @@ export async function redactionCost(seed: number, size = MB, tokens = 50_000): P
 	const cases: CostCase[] = [
 		{ name: "ordinary tool output", texts: ordinaryTexts(seed, size) },
 		{ name: "ordinary tool output in one text", texts: [ordinaryTexts(seed, size).join("")] },
+		{
+			// Every line behind a colour code and a reset: each text then has a second view for the finders to read.
+			name: "ordinary tool output, every line coloured",
+			texts: ordinaryTexts(seed, size).map((t) => t.replace(/^(.*)$/gm, `${ESC}[1;32m$1${ESC}(B${ESC}[m`)),
+		},
 		...REPEATED_PREFIXES.map((p) => ({ name: `repeated ${JSON.stringify(p)}`, texts: [repeated(p, size)] })),
 		{ name: `${tokens} distinct tokens in 50 texts`, texts: distinctTokens(seed, tokens, 50) },
 	];
@@ -240,13 +315,14 @@ export async function redactionCost(seed: number, size = MB, tokens = 50_000): P
 }
 
 /**
- * Redaction's figures: recall and precision on both corpora and its cost per MB (neither needs ../shared), then, where
+ * Redaction's figures: recall and precision on both corpora, in every form and after terminal escapes, and its cost per MB (neither needs ../shared), then, where
  * the real transcripts are there, redaction of what the pass on the largest real span lets leave (the prompts it sent
  * and the summary) in one batch, against the same pass without its model calls, measured in this run.
  */
 export async function redactBench(pass: PassFigures | undefined): Promise<void> {
 	const seed = Date.now() % 2 ** 31;
 	await corpusFigures(createRedactor(true), seed);
+	await escapeFigures(createRedactor(true), seed);
 	await redactionCost(seed);
 	if (pass === undefined) {
 		process.stdout.write("skip redaction vs pass: the real transcripts in ../shared are absent\n");

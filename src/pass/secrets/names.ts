@@ -71,16 +71,9 @@ const PLAIN_KEY_WORDS = new Set([
 	"header",
 ]);
 
-/** The last word of the name that makes it hold a secret, and how strongly, or undefined. */
-export function nameStrength(name: string): Strength | undefined {
-	const words = nameWords(name);
-	const last = words.at(-1);
-	if (last === undefined) return undefined;
-	if (/(?:password|passwd|passphrase)$/.test(last)) return "password";
-	// `PWD` and `OLDPWD` are the shell's working directories; `DB_PWD`, `MYSQL_PWD`, `--db-pass` a password.
-	if (/^(?:pwd|pw|pass)$/.test(last)) return words.length >= 2 ? "password" : undefined;
-	if (last.endsWith("pwd") && last !== "oldpwd") return "password";
-	if (words.some((w) => PLAIN_KEY_WORDS.has(w))) return undefined;
+/** How strongly a name's last words make it a key's, token's or secret's, whatever words stand before them. */
+function keyStrength(words: readonly string[]): Strength | undefined {
+	const last = words.at(-1) ?? "";
 	if (/(?:secret|token|apikey|authorization|credentials?|creds)$/.test(last) || last === "auth") return "strong";
 	if (
 		last === "key" &&
@@ -92,6 +85,28 @@ export function nameStrength(name: string): Strength | undefined {
 		return "strong";
 	if (last === "key") return "weak";
 	return undefined;
+}
+
+/**
+ * Whether the name is a key's or a secret's made a name of no secret by the word it opens with (`PUBLIC_KEY`,
+ * `cache_key`): a letter glued before that word would make it a secret's name again. Not `url` nor `public`.
+ */
+export function isPlainByFirstWord(name: string): boolean {
+	const words = nameWords(name);
+	return PLAIN_KEY_WORDS.has(words[0] ?? "") && keyStrength(words) !== undefined;
+}
+
+/** The last word of the name that makes it hold a secret, and how strongly, or undefined. */
+export function nameStrength(name: string): Strength | undefined {
+	const words = nameWords(name);
+	const last = words.at(-1);
+	if (last === undefined) return undefined;
+	if (/(?:password|passwd|passphrase)$/.test(last)) return "password";
+	// `PWD` and `OLDPWD` are the shell's working directories; `DB_PWD`, `MYSQL_PWD`, `--db-pass` a password.
+	if (/^(?:pwd|pw|pass)$/.test(last)) return words.length >= 2 ? "password" : undefined;
+	if (last.endsWith("pwd") && last !== "oldpwd") return "password";
+	if (words.some((w) => PLAIN_KEY_WORDS.has(w))) return undefined;
+	return keyStrength(words);
 }
 
 /** The marker's kind for a secret under this name. */

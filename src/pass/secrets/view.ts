@@ -4,6 +4,8 @@
 // A second reading keeps the terminal escapes that may have taken text (`keepEscapes`): dropped with its final byte,
 // an escape may take a letter that was text (`ESC p` the `p` of `password=`, `ESC [` the `g` of `ghp_`).
 
+import { isPlainByFirstWord } from "./names.js";
+
 /** A text read for secrets, and where each of its characters came from. */
 export interface View {
 	readonly text: string;
@@ -76,19 +78,54 @@ function escapeEnd(text: string, at: number, csi: boolean): number {
 	return final >= 0x30 && final <= 0x7e ? i + 1 : i;
 }
 
+/** Whether a terminal escape's body at `body` is an OSC's (ESC ]): text up to a terminator, not a final byte. */
+function isOsc(text: string, body: number, csi: boolean): boolean {
+	return !csi && text.charCodeAt(body) === 0x5d;
+}
+
 /**
  * Whether a terminal escape whose body runs from `body` to `end` may have taken a letter that was text: an OSC (its
- * body is read to a terminator a cut may have lost), or one that ends at a letter with no parameter byte before it
- * (`ESC p`, `ESC - - p`, `ESC [ g`). A colour code (`ESC [ 1 ; 31 m`) or `ESC 7` took none.
+ * body is read to a terminator a cut may have lost), or one that ends at a letter (`ESC p`, `ESC - - p`, `ESC [ g`,
+ * `ESC [ 1 g`; a colour code too: `ESC [ 1 m` may have taken the `m` of `mysql`). `ESC 7` took none.
  */
 function mayTakeText(text: string, body: number, end: number, csi: boolean): boolean {
-	let i = body;
-	if (!csi && text.charCodeAt(i) === 0x5d) return true;
-	if (!csi && text.charCodeAt(i) === 0x5b) i++;
-	const final = text.charCodeAt(end - 1) | 0x20;
-	if (end <= i || final < 0x61 || final > 0x7a) return false;
-	for (; i < end - 1; i++) if (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x3f) return false;
-	return true;
+	if (isOsc(text, body, csi)) return true;
+	const final = text.charCodeAt(end - 1);
+	return end > body && (final | 0x20) >= 0x61 && (final | 0x20) <= 0x7a;
+}
+
+/** Where a control sequence's parameter bytes (`ESC [ 1 ; 2`) end, from its body at `body`: what follows is text. */
+function afterParameters(text: string, body: number, csi: boolean): number {
+	let i = !csi && text.charCodeAt(body) === 0x5b ? body + 1 : body;
+	while (text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x3f) i++;
+	return i;
+}
+
+/**
+ * Where the text after an escape ending at `at` starts: past any more terminal escapes there, which a reading drops
+ * (`ESC [ H ESC [ 2 J PUBLIC_KEY`).
+ */
+function textAfterEscapes(text: string, at: number): number {
+	let i = at;
+	while (i < text.length) {
+		const code = text.charCodeAt(i);
+		if (code === ESC || code === CSI) i = escapeEnd(text, i + 1, code === CSI);
+		else if (code === BACKSLASH && (backslashEscape(text, i)?.code ?? 0) < 0)
+			i = backslashEscape(text, i)?.end ?? i + 1;
+		else break;
+	}
+	return i;
+}
+
+/** The most characters of a name read to judge it: a longer run is no name a tool prints. */
+const NAME_CHARS = 256;
+
+/** The run of name characters (letters, digits, `_`, `-`, `.`) from `at`, at most NAME_CHARS of them. */
+function nameAt(text: string, at: number): string {
+	const stop = Math.min(text.length, at + NAME_CHARS);
+	let end = at;
+	while (end < stop && /[\w.-]/.test(text.charAt(end))) end++;
+	return text.slice(at, end);
 }
 
 /** JSON's one-letter escapes, as what they stand for. */
@@ -195,6 +232,11 @@ function percentEscapes(text: string, at: number, into: Builder): number | undef
 export class ViewReader {
 	private at = 0;
 	private readonly builder: Builder | undefined;
+	/**
+	 * The last run of escapes looked past (from `from` to `to`, where its text starts) and whether a name of no secret
+	 * stands there: an escape ending inside the run has the same text after it, so a run of escapes is read once.
+	 */
+	private lastRun = { from: -1, to: -1, plain: false };
 	/** Whether an escape that may have taken text was read: only then does the reading with escapes kept differ. */
 	escapes = false;
 	constructor(
@@ -250,14 +292,29 @@ export class ViewReader {
 	}
 	/**
 	 * A terminal escape from `at`, its body from `body` to `end`: dropped, or with escapes kept and one that may have
-	 * taken text, one ESC and its body read on as text. Where the reading goes on.
+	 * taken text, one ESC (for the introducer, with a control sequence's `[` and parameters) and the rest read on as
+	 * text: an OSC's body, another escape's intermediate and final bytes. A final byte is not read on before a name of
+	 * no secret (`ESC M` before `PUBLIC_KEY=`: read on, the letter would make it
+	 * `MPUBLIC_KEY`, a key's name). Where the reading goes on.
 	 */
 	private escape(at: number, body: number, end: number, csi: boolean): number {
-		if (!mayTakeText(this.source, body, end, csi)) return end;
+		const text = this.source;
+		if (!mayTakeText(text, body, end, csi)) return end;
+		const osc = isOsc(text, body, csi);
+		if (!osc && this.plainNameAfter(end)) return end;
+		const from = osc ? body : afterParameters(text, body, csi);
 		this.escapes = true;
 		if (!this.keepEscapes) return end;
-		this.builder?.push(ESC, at, body);
-		return body;
+		this.builder?.push(ESC, at, from);
+		return from;
+	}
+	/** Whether the name after the escapes from `end` on is one of no secret that a letter glued before would change. */
+	private plainNameAfter(end: number): boolean {
+		const run = this.lastRun;
+		if (end >= run.from && end <= run.to) return run.plain;
+		const to = textAfterEscapes(this.source, end);
+		this.lastRun = { from: end, to, plain: isPlainByFirstWord(nameAt(this.source, to)) };
+		return this.lastRun.plain;
 	}
 	/** The view of what was read (the whole source's, once `read` said so). */
 	view(): View {

@@ -122,6 +122,26 @@ describe("the redactor", () => {
 			'\u001bc\u001b"password": "Zq7Yx3Wv9UtXk2Lm"',
 			'\u001bc\u001b"password": "[redacted: password]"',
 		],
+		[
+			"a password after a CSI with a parameter, ESC [ 1 p",
+			"\u001b[1password=Zq7Yx3Wv9UtXk2Lm",
+			"\u001b[1password=[redacted: password]",
+		],
+		[
+			"a mysql password after a bold colour code, ESC [ 1 m",
+			"\u001b[1mysql -u root -pZq7Yx3Wv9UtXk2Lm -h db",
+			"\u001b[1mysql -u root -p[redacted: password] -h db",
+		],
+		[
+			"a mysql password after the reset `tput sgr0` writes, ESC ( B ESC [ m",
+			"\u001b(B\u001b[mysql -pZq7Yx3Wv9UtXk2Lm",
+			"\u001b(B\u001b[mysql -p[redacted: password]",
+		],
+		[
+			"a token after ESC [ 2 t written as text",
+			"\\033[2token: Zq7Yx3Wv9UtXk2LmPa4Rs",
+			"\\033[2token: [redacted: token]",
+		],
 	])(
 		"finds a secret by its name where an escape's final byte is the name's first letter: %s",
 		async (_name, text, want) => {
@@ -129,6 +149,28 @@ describe("the redactor", () => {
 			expect(await createRedactor(true, 1).redact(`PORT=5173\n${text}\nDEBUG=1`)).toBe(`PORT=5173\n${want}\nDEBUG=1`);
 		},
 	);
+
+	it.each([
+		["ESC [ 1 g", "\u001b[1"],
+		["ESC [ ? 25 g", "\u001b[?25"],
+		["a CSI byte, 0 ; 1 and g", "\u009b0;1"],
+		["ESC [ 1 g written as text", "\\x1b[1"],
+	])(
+		"finds a token whose first letter is a control sequence's final byte after its parameters: %s",
+		async (_name, before) => {
+			expect(await redactor.redact(`${before}${token}`)).toBe(`${before}[redacted: github token]`);
+			expect(await createRedactor(true, 1).redact(`PORT=5173\n${before}${token}\nDEBUG=1`)).toBe(
+				`PORT=5173\n${before}[redacted: github token]\nDEBUG=1`,
+			);
+		},
+	);
+
+	it("leaves a name of no secret alone where an escape's final byte stands before it", async () => {
+		const text =
+			"\u001bMPUBLIC_KEY=Zq7Yx3Wv9UtXk2LmPa4Rs\n\r\u001b[Kcache_key=9f86d081884c7d65\n\u001b[2Kpublic_key: Zq7Yx3Wv9UtXk2Lm";
+		expect(await redactor.redact(text)).toBe(text);
+		expect(await createRedactor(true, 1).redact(text)).toBe(text);
+	});
 
 	it("finds a secret inside a hyperlink's or a window title's escape, which a terminal does not print as text", async () => {
 		expect(

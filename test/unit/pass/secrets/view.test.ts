@@ -263,19 +263,39 @@ describe("readEscapesKept: the reading with the terminal escapes that may have t
 	it.each([
 		["ESC and a letter", "\u001bpassword=x", "\u001bpassword=x"],
 		["ESC, intermediate bytes and a letter", "mysql \u001b--password x", "mysql \u001b--password x"],
-		["a CSI with no parameter and a letter", "\u001b[ghp_x", "\u001b[ghp_x"],
-		["ESC written as text", "\\x1bpassword=x and \\u001b[token=y", "\u001bpassword=x and \u001b[token=y"],
+		["a CSI with no parameter and a letter", "\u001b[ghp_x", "\u001bghp_x"],
+		[
+			"a CSI with parameters and a letter",
+			"\u001b[1ghp_x \u001b[?25ghp_y \u009b0;1ghp_z",
+			"\u001bghp_x \u001bghp_y \u001bghp_z",
+		],
+		["a CSI with intermediate bytes and a letter", "\u001b[-----BEGIN", "\u001b-----BEGIN"],
+		[
+			"ESC written as text",
+			"\\x1bpassword=x and \\u001b[token=y and \\033[2token=z",
+			"\u001bpassword=x and \u001btoken=y and \u001btoken=z",
+		],
 		["a window title, its body as text", "\u001b]0;build\u0007ok", "\u001b]0;buildok"],
-	])("reads its introducer as one ESC and the rest as text: %s", (_name, text, want) => {
+	])("reads its introducer (with a CSI's parameters) as one ESC and the rest as text: %s", (_name, text, want) => {
 		expect(kept(text)).toBe(want);
 	});
 
-	it("drops a colour code and ESC 7 whole, as the view does, and reads all else as the view does", () => {
-		expect(kept("\u001b[1;31mS3cr%41t\u001b7\u200b \u001bpw")).toBe("S3crAt \u001bpw");
+	it("reads a colour code's final byte on as text, which may be a word's first letter, and drops ESC 7 whole", () => {
+		expect(kept("\u001b[1;31mS3cr%41t\u001b7\u200b \u001b[mok \u001bpw")).toBe("\u001bmS3crAt \u001bmok \u001bpw");
+		expect(kept("\u001b[1mysql -p \u001b7ok")).toBe("\u001bmysql -p ok");
 	});
 
-	it("is undefined where no escape may have taken text: the view reads the same", () => {
-		expect(kept("\u001b[32mok\u001b[0m \u001b7 a%41")).toBeUndefined();
+	it("drops an escape whole before a key's name of no secret, which its final byte would make a key's name", () => {
+		expect(kept("\u001bMPUBLIC_KEY=x \u001b[Kcache_key=y \u001bpw")).toBe("PUBLIC_KEY=x cache_key=y \u001bpw");
+		expect(kept("\r\u001b[KPUBLIC_KEY=x")).toBeUndefined();
+	});
+
+	it("reads a final byte on before a word that only a key's name would make plain (`url` of curl, `public`)", () => {
+		expect(kept("\u001bcurl -u a:b \u001b[2Kpublic")).toBe("\u001bcurl -u a:b \u001bKpublic");
+	});
+
+	it("is undefined where no escape may have taken text (none ends at a letter): the view reads the same", () => {
+		expect(kept("\u001b7ok\u001b8 \u001b= \u001b[4@ a%41")).toBeUndefined();
 		expect(kept("API_KEY=Zk3Qm9XwPq7Rt2Ls")).toBeUndefined();
 	});
 
