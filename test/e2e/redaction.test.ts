@@ -87,14 +87,17 @@ describe("secrets stay where they were (a real pi session)", () => {
 		kept(h);
 		// As a terminal program may print them: `ESC p` takes the p of password=, an OSC 8 hyperlink holds a URL's
 		// password, `ESC [` stands before a private key's first line. The tool keeps the bytes; the failing command
-		// makes the output's head an open error, so it reaches the prompt and the summary.
+		// makes the output's head an open error, so it reaches the prompt and the summary. A bold colour code ends at
+		// the m of mysql, so a terminal shows `ysql -u root -p…`.
 		const password = "Zq7Yx3Wv9UtXk2Lm";
+		const mysqlPassword = "Hk4Tn8Wq2Rv6Yp3Z";
 		const urlPassword = "S3cretPassw0rd";
 		const keyBody = "MIIBVQIBADANBgkqhkiG9w0BAQEFAASC";
 		writeFileSync(
 			join(h.cwd, "out.bin"),
 			[
 				`\u001bpassword=${password}`,
+				`\u001b[1mysql -u root -p${mysqlPassword} -h db.internal app`,
 				`\u001b]8;;https://admin:${urlPassword}@db.example.com\u001b\\db\u001b]8;;\u001b\\`,
 				"\u001b[-----BEGIN PRIVATE KEY-----",
 				keyBody,
@@ -106,7 +109,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 		h.model.scriptAgent(callBash("cat out.bin && exit 3"), say("that failed"), say("ok"));
 		await h.prompt("print the build output");
 		await h.prompt("go on");
-		const secrets = [password, urlPassword, keyBody];
+		const secrets = [password, mysqlPassword, urlPassword, keyBody];
 		const leaking = (text: string) => secrets.filter((secret) => text.includes(secret));
 		expect(leaking(toolResultTexts(h.branch(), "bash").join("\n"))).toEqual(secrets);
 		await h.compact();
