@@ -15,6 +15,7 @@ import {
 	PI_LINE,
 	say,
 	startSession,
+	toolResultTexts,
 } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
@@ -38,15 +39,6 @@ function customEntries(branch: BranchEntry[], customType: string): { index: numb
 	);
 }
 
-function toolResultText(branch: BranchEntry[], toolName: string): string | undefined {
-	for (const entry of branch) {
-		if (entry.type !== "message" || entry.message.role !== "toolResult" || entry.message.toolName !== toolName)
-			continue;
-		return entry.message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
-	}
-	return undefined;
-}
-
 function sideCalls(h: Harness): ModelCall[] {
 	return h.model.calls.filter((call) => call.kind === "side");
 }
@@ -67,8 +59,8 @@ describe("the pi harness", () => {
 		const result = await h.compact();
 
 		const branch = h.branch();
-		expect(toolResultText(branch, "bash")?.trim()).toBe("42");
-		expect(toolResultText(branch, "probe_note")).toBe("noted: product printed");
+		expect(toolResultTexts(branch, "bash").map((text) => text.trim())).toEqual(["42"]);
+		expect(toolResultTexts(branch, "probe_note")).toEqual(["noted: product printed"]);
 		const index = branch.findIndex((entry) => entry.type === "compaction");
 		const compaction = branch[index];
 		if (compaction?.type !== "compaction") throw new Error("no compaction entry on the branch");

@@ -6,7 +6,7 @@ import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callBash, type Harness, lastReply, say } from "../support/pi-harness.js";
+import { callBash, type Harness, lastReply, say, toolResultTexts } from "../support/pi-harness.js";
 import { githubTokens, leakedTokens, repeatCommand } from "../support/redaction-attacks.js";
 
 // Issue 27's attacks on the redactor, each in one span of a real pi session: tool output that once made V8 abort
@@ -48,18 +48,6 @@ async function expectCompactedAndGoingOn(h: Harness, log: string): Promise<void>
 	expect(lastReply(h.branch())).toEqual([{ type: "text", text: "still here" }]);
 }
 
-/** The text of the span's tool results on the branch: what the tools gave the session, before Longhaul read it. */
-function toolResultText(h: Harness): string {
-	return h
-		.branch()
-		.flatMap((e) =>
-			e.type === "message" && e.message.role === "toolResult"
-				? e.message.content.map((c) => (c.type === "text" ? c.text : ""))
-				: [],
-		)
-		.join("\n");
-}
-
 describe("tool output built to stop the redactor compacts as any span does (a real pi session)", () => {
 	for (const [prefix, times, kind] of [
 		["ghp_", 6000, "github token"],
@@ -73,7 +61,7 @@ describe("tool output built to stop the redactor compacts as any span does (a re
 			await h.prompt("never paste tokens into the chat; print the prefix run");
 			await h.prompt("go on");
 			// The output stood in the span as the probe printed it: a run of the prefix, nothing else.
-			expect(toolResultText(h)).toContain(prefix.repeat(times));
+			expect(toolResultTexts(h.branch(), "bash").join("\n")).toContain(prefix.repeat(times));
 			await h.compact();
 			expect(h.model.calls.filter(isDiffCall)).toHaveLength(1);
 			// The run is one token cut short, named by its kind: no piece of it is left, in the summary or the prompt.
@@ -105,7 +93,7 @@ describe("tool output built to stop the redactor compacts as any span does (a re
 		);
 		await h.prompt("never paste tokens into the chat; read every tokens file");
 		await h.prompt("go on");
-		expect(leakedTokens(tokens, toolResultText(h))).toHaveLength(tokens.length);
+		expect(leakedTokens(tokens, toolResultTexts(h.branch(), "bash").join("\n"))).toHaveLength(tokens.length);
 		await h.compact();
 		const prompts = h.model.calls.filter(isDiffCall).map((c) => JSON.stringify(c.context));
 		expect(prompts).toHaveLength(1);
