@@ -8,7 +8,7 @@ import {
 	runPass,
 } from "../../src/adapters/pass/run-pass.js";
 import { createRedactor } from "../../src/adapters/redact/index.js";
-import type { Anomaly, Folded } from "../../src/reducers/index.js";
+import { type Anomaly, type Folded, foldEntries } from "../../src/reducers/index.js";
 import type { Raw } from "./entries.js";
 import { carefulAnswer } from "./fake-summarizer.js";
 
@@ -93,6 +93,12 @@ export function passOver(
 	firstKeptEntryId = idOf(branch.at(-1)),
 ): ReturnType<typeof runPass> {
 	return runPass(passRequest(branch, firstKeptEntryId), passCaps(model, redact));
+}
+
+/** The branch folded with a pass's compaction (`details`) appended at its leaf, as pi appends it, kept from the leaf. */
+export function foldedAfter(branch: readonly Raw[], details: unknown, id = "c1"): Folded {
+	const leaf = String(branch.at(-1)?.id);
+	return foldEntries([...branch, compactionEntry(id, leaf, leaf, details)]);
 }
 
 /** A compaction entry holding a pass's details, as pi appends it after `parentId`. */

@@ -3,10 +3,9 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
 import { branchOf, decodeEvent, readTranscript, userMessages } from "../../../../src/events/index.js";
-import { foldEntries } from "../../../../src/reducers/index.js";
 import { diffAnswer, labeled, labelsOnly } from "../../../support/answers.js";
 import { assistant, bashCall, chain, piCompaction, type Raw, toolResult, user } from "../../../support/entries.js";
-import { compactionEntry, PASS_SETTINGS, passCaps, passRequest } from "../../../support/passes.js";
+import { compactionEntry, foldedAfter, PASS_SETTINGS, passCaps, passRequest } from "../../../support/passes.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 import { copyShared, describeShared } from "../../../support/shared.js";
 
@@ -32,9 +31,7 @@ function afterPi(before: readonly Raw[], summary: string): Raw[] {
 
 /** The state after the pass: the branch with the pass's compaction appended. */
 function stateAfter(branch: readonly Raw[], details: unknown) {
-	const last = branch.at(-1)?.id;
-	const leaf = typeof last === "string" ? last : "";
-	return foldEntries([...branch, compactionEntry("after", leaf, leaf, details)]).state;
+	return foldedAfter(branch, details, "after").state;
 }
 
 /** The rules after the pass, each as its text and the message it came from. */

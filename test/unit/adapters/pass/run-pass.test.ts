@@ -1,9 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { type PassCapabilities, runPass } from "../../../../src/adapters/pass/run-pass.js";
-import { foldEntries } from "../../../../src/reducers/index.js";
 import { diffAnswer, type Label, type TurnsAnswers, turnsAnswers } from "../../../support/answers.js";
 import { assistant, bashCall, chain, type Raw, ruleFailFix, toolResult, user } from "../../../support/entries.js";
-import { compactionEntry, ONE_CALL_STATUSES, PASS_SETTINGS, passCaps, passRequest } from "../../../support/passes.js";
+import {
+	compactionEntry,
+	foldedAfter,
+	ONE_CALL_STATUSES,
+	PASS_SETTINGS,
+	passCaps,
+	passRequest,
+} from "../../../support/passes.js";
 import { type Scripted, scriptedConversationModel, scriptedModel } from "../../../support/scripted-model.js";
 
 function caps(script: readonly Scripted[], options: { maxTokens?: number; contextWindow?: number } = {}) {
@@ -49,7 +55,7 @@ describe("runPass", () => {
 		expect(out.summary).toContain("fixed the failing tests");
 		expect(out.details).toMatchObject({ stateFormat: 1, longhaul: true, span: 1 });
 		expect(out.details.events.map((e) => e.seq)).toEqual(out.details.events.map((_, i) => i + 1));
-		const folded = foldEntries([...span1, compactionEntry("c1", "e8", "e8", out.details)]);
+		const folded = foldedAfter(span1, out.details);
 		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
 		expect(folded.state.decisions[0]?.evidence).toEqual(["C2"]);
 		expect(folded.state.errors).toMatchObject([{ id: "E1", command: "C1", fixedBy: "C2" }]);
@@ -105,7 +111,7 @@ describe("runPass", () => {
 		const out = await runPass(passRequest(span1, "e8"), capabilities);
 		expect(out.kind).toBe("narrative-less");
 		expect(out.reason).toBe("model-threw:Error");
-		const folded = foldEntries([...span1, compactionEntry("c1", "e8", "e8", out.details)]);
+		const folded = foldedAfter(span1, out.details);
 		expect(folded.state.rules).toEqual([]);
 		expect(folded.state.commands.map((c) => c.id)).toEqual(["C1", "C2"]);
 		expect(folded.state.workLog).toEqual([{ span: 1, text: "(narrative-less: model-threw:Error)" }]);
@@ -129,7 +135,7 @@ describe("runPass", () => {
 		const second = caps([answer]);
 		const out = await runPass(passRequest(branch, "f4"), second.capabilities);
 		expect(second.model.requests[0]?.prompt).toContain(JSON.stringify({ msg: "u1", text: "never add dependencies" }));
-		const folded = foldEntries([...branch, compactionEntry("c2", "f4", "f4", out.details)]);
+		const folded = foldedAfter(branch, out.details, "c2");
 		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
 		expect(folded.state.commands.map((c) => c.id)).toEqual(["C1", "C2"]);
 	});
@@ -156,7 +162,7 @@ describe("runPass", () => {
 		expect(out.chunks).toBe(2);
 		expect(model.requests[0]?.prompt).toContain("(chunk 1 of 2)");
 		expect(out.kind).toBe("partial");
-		const folded = foldEntries([...many, compactionEntry("c1", "e40", "e40", out.details)]);
+		const folded = foldedAfter(many, out.details);
 		expect(folded.state.closes[0]?.kind).toBe("partial");
 		expect(folded.state.closes[0]?.unlabeled).toHaveLength(20);
 	});
@@ -180,7 +186,7 @@ describe("runPass in turns mode", () => {
 		expect(model.sent).toHaveLength(5);
 		expect(out.kind).toBe("whole");
 		expect(out.calls).toHaveLength(5);
-		const folded = foldEntries([...span1, compactionEntry("c1", "e8", "e8", out.details)]);
+		const folded = foldedAfter(span1, out.details);
 		expect(folded.state.rules).toEqual([{ id: "R1", text: "never add dependencies", source: "u1" }]);
 		expect(folded.state.objective).toBe("green tests");
 		expect(folded.state.now).toBe("next part");

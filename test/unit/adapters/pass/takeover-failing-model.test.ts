@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as E from "fp-ts/lib/Either.js";
 import { expect, it } from "vitest";
-import { type PassOutcome, runPass } from "../../../../src/adapters/pass/run-pass.js";
+import { runPass } from "../../../../src/adapters/pass/run-pass.js";
 import {
 	branchOf,
 	decodeEvent,
@@ -12,9 +12,9 @@ import {
 	userMessages,
 } from "../../../../src/events/index.js";
 import { standingRules } from "../../../../src/pass/reader/standing-rules.js";
-import { foldEntries, type State } from "../../../../src/reducers/index.js";
+import type { State } from "../../../../src/reducers/index.js";
 import { assistant, chain, type Raw, user } from "../../../support/entries.js";
-import { compactionEntry, passCaps, passRequest } from "../../../support/passes.js";
+import { compactionEntry, foldedAfter, passCaps, passRequest } from "../../../support/passes.js";
 import { type Scripted, scriptedModel } from "../../../support/scripted-model.js";
 import { copyShared, describeShared, repoRoot } from "../../../support/shared.js";
 
@@ -65,12 +65,6 @@ function takenOver(): { branch: Raw[]; users: UserMessage[] } {
 	return { branch, users: userMessages(entriesFromObjects(branch).entries) };
 }
 
-/** The state after a pass: the branch with its compaction appended as pi would. */
-function stateAfter(branch: readonly Raw[], out: PassOutcome): State {
-	const leaf = String(branch.at(-1)?.id);
-	return foldEntries([...branch, compactionEntry(`c${out.span}`, leaf, leaf, out.details)]).state;
-}
-
 const sentencesOf = (state: State) => state.rules.filter((r) => r.source === "u70" || r.source === "u73");
 
 describeShared("taking over large-session.jsonl from pi with a model that fails", () => {
@@ -84,7 +78,7 @@ describeShared("taking over large-session.jsonl from pi with a model that fails"
 			const { branch, users } = takenOver();
 			const { out } = await pass(branch, "f3", script);
 			expect(out.kind).toBe("narrative-less");
-			const state = stateAfter(branch, out);
+			const state = foldedAfter(branch, out.details, `c${out.span}`).state;
 			expect(sentencesOf(state).map((r) => [r.source, r.text])).toEqual([
 				["u70", U70],
 				["u73", U73],
@@ -107,7 +101,7 @@ describeShared("taking over large-session.jsonl from pi with a model that fails"
 			compactionEntry("c1", "f3", "f3", out.details),
 			...chain([assistant("ok"), user("and the editor"), assistant("done"), user("more")], "g", "c1"),
 		];
-		const before = stateAfter(branch, out);
+		const before = foldedAfter(branch, out.details, `c${out.span}`).state;
 		const picks = new Set(standingRules(users).map((u) => u.ref));
 		const refs = [...users.map((u) => u.ref), "u87", "u88"];
 		/** A label for every message: u70 `rule` with its sentence as words, the reader's picks `rule`, the rest `not a rule`. */
@@ -132,7 +126,7 @@ describeShared("taking over large-session.jsonl from pi with a model that fails"
 		const prompt = model.requests[0]?.prompt ?? "";
 		expect(prompt).toContain('{"msg":"u70"');
 		expect(prompt).toContain('{"msg":"u73"');
-		const state = stateAfter(next, out);
+		const state = foldedAfter(next, out.details, `c${out.span}`).state;
 		const u73 = sentencesOf(before).find((r) => r.source === "u73");
 		expect(state.lifted).toContainEqual({ id: u73?.id, text: U73, source: "u73", by: "u73" });
 		expect(sentencesOf(state).map((r) => [r.source, r.text])).toEqual([["u70", U70]]);
@@ -144,7 +138,7 @@ describeShared("taking over large-session.jsonl from pi with a model that fails"
 		const words = "this exploded when i restarted with -r. invalid themes must NEVER explode";
 		const { out } = await pass(next, "g4", [answer({ label: "rule", words })]);
 		expect(out.kind).toBe("whole");
-		const state = stateAfter(next, out);
+		const state = foldedAfter(next, out.details, `c${out.span}`).state;
 		const old = sentencesOf(before).find((r) => r.source === "u73");
 		expect(state.lifted).toContainEqual({ id: old?.id, text: U73, source: "u73", by: "u73" });
 		const added = out.details.events.flatMap((stored) => {
