@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { assistant, compaction, type Line, result, user, v1Text } from "../unit/eval/v1-transcript.js";
+import { assistant, compaction, type Line, result, user, v1Text } from "./v1-transcript.js";
 
 // The recorded session both score tests (e2e/eval/score.test.ts against a faux model, score-endpoint.test.ts against
 // a local endpoint) score: a dev server started under a rule, some talk, pi's compaction, then a health check.

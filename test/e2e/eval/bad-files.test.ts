@@ -10,7 +10,7 @@ import { resolveRoute } from "../../../src/eval/probe-model.js";
 import { runReplayCli } from "../../../src/eval/replay-cli.js";
 import { runScoreCli } from "../../../src/eval/score-cli.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, user, v1Text } from "../../unit/eval/v1-transcript.js";
+import { assistant, user, v1Text } from "../../support/v1-transcript.js";
 
 const NO_SESSION = "not a pi session (its first line is no session header)";
 

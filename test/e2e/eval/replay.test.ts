@@ -8,7 +8,7 @@ import { readTranscript } from "../../../src/events/index.js";
 import { isTerminalSafe } from "../../../src/projections/index.js";
 import { foldTranscript } from "../../../src/reducers/index.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, compaction, result, user, v1Text } from "../../unit/eval/v1-transcript.js";
+import { assistant, compaction, result, user, v1Text } from "../../support/v1-transcript.js";
 
 const caps = { root: repoRoot, now: () => performance.now() };
 const sha = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");

@@ -9,7 +9,7 @@ import { longhaul } from "../../../src/adapters/cli/main.js";
 import { RECALL_TOOL } from "../../../src/eval/recall-probe.js";
 import { RULE_DEFINITION } from "../../../src/pass/prompt/index.js";
 import { scoreSession } from "../../support/score-session.js";
-import { assistant, user } from "../../unit/eval/v1-transcript.js";
+import { assistant, user } from "../../support/v1-transcript.js";
 
 // `longhaul score` as a user runs it against a local model: an OpenAI-compatible endpoint on 127.0.0.1 (here a
 // node:http stub speaking the chat completions API with streaming, as Ollama or vLLM do) declared as a custom

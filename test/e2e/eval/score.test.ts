@@ -15,7 +15,7 @@ import { type ProbeModel, resolveRoute } from "../../../src/eval/probe-model.js"
 import { runScoreCli } from "../../../src/eval/score-cli.js";
 import { scoreSession } from "../../support/score-session.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, user } from "../../unit/eval/v1-transcript.js";
+import { assistant, user } from "../../support/v1-transcript.js";
 
 const RULE = "never deploy on a Friday";
 const JudgePrompt = t.type({ answers: t.type({ X: t.string, Y: t.string, Z: t.string }) });

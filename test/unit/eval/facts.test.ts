@@ -8,7 +8,7 @@ import { comparedFacts, transcriptFacts } from "../../../src/eval/facts.js";
 import { runFactsCli } from "../../../src/eval/facts-cli.js";
 import { command } from "../../support/events.js";
 import { repoRoot } from "../../support/shared.js";
-import { assistant, compaction, result, user, v1Text } from "./v1-transcript.js";
+import { assistant, compaction, result, user, v1Text } from "../../support/v1-transcript.js";
 
 /** A session where a port, a hash, a timing and a version show up before a compaction; `summary` is its summary. */
 function session(summary: string, details?: object, keptLine = 5) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { referenceAt } from "../../../src/eval/probes.js";
 import { branchOf, readTranscript } from "../../../src/events/index.js";
-import { assistant, compaction, result, user, v1Text } from "./v1-transcript.js";
+import { assistant, compaction, result, user, v1Text } from "../../support/v1-transcript.js";
 
 describe("score's probes", () => {
 	it("the reference holds the user's messages, the commands still failing, and what happened next", () => {

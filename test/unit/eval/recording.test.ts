@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recordingOf } from "../../../src/eval/recording.js";
 import { branchOf, readTranscript } from "../../../src/events/index.js";
-import { assistant, compaction, failedReply, result, user, userRun, v1Text } from "./v1-transcript.js";
+import { assistant, compaction, failedReply, result, user, userRun, v1Text } from "../../support/v1-transcript.js";
 
 const recording = (text: string) => recordingOf(branchOf(readTranscript(text).entries).entries);
 

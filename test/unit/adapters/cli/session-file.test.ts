@@ -6,7 +6,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, expect, it } from "vitest";
 import { readSessionFile, startsWithSessionHeader } from "../../../../src/adapters/cli/session-file.js";
 import { place, transcriptText } from "../../../support/transcript.js";
-import { user, v1Text } from "../../eval/v1-transcript.js";
+import { user, v1Text } from "../../../support/v1-transcript.js";
 
 function temp(name: string, text: string): string {
 	const path = join(mkdtempSync(join(tmpdir(), "longhaul-session-file-")), name);
