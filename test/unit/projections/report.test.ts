@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { logEventNames, sha256Hex } from "../../../src/adapters/log/index.js";
 import { DIGEST_RECORDS, reportDigest, reportedEvents } from "../../../src/projections/report.js";
 import { isTerminalSafe } from "../../../src/projections/sanitize.js";
-import { compactionRecord, sampleRecords, session } from "../adapters/log/sample-records.js";
+import { compactionRecord, sampleRecords, session } from "../../support/log-records.js";
 
 const home = "/home/alice";
 const ts = "2025-06-01T12:00:00.000Z";

@@ -30,7 +30,7 @@ import {
 } from "../../../../src/adapters/log/index.js";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { bytesWaiting, modeOf } from "../../../support/file-probes.js";
-import { compactionRecord, sampleRecords, session } from "./sample-records.js";
+import { compactionRecord, sampleRecords, session } from "../../../support/log-records.js";
 
 const at = new Date("2025-06-01T12:00:00.000Z");
 const capabilities: LogCapabilities = {

@@ -1,4 +1,4 @@
-import type { LogRecord, LogRecordOf, LogSession } from "../../../../src/adapters/log/index.js";
+import type { LogRecord, LogRecordOf, LogSession } from "../../src/adapters/log/index.js";
 
 /** A session as records name it. */
 export const session: LogSession = {
