@@ -3,6 +3,7 @@ import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall } from "../support/fake-summarizer.js";
 import { compactAfterRule, longhaulSession } from "../support/longhaul-session.js";
+import { compactionsOn } from "../support/pi-harness.js";
 
 // Every pi version the suite runs (0.73.1 in `npm test`, 1.6.0 in `npm run test:pi1`), whatever LONGHAUL_PI_PROVIDER
 // says: pi 1.x reaches the provider through its model registry, pi 0.73.1 through pi-ai's global registry, where its
@@ -21,8 +22,8 @@ describe("the session's model served by an extension's own provider stream (pi.r
 		);
 		await compactAfterRule(h);
 		expect(h.model.calls.filter(isDiffCall)).toHaveLength(1);
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("> never add dependencies");
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain("> never add dependencies");
 		expect(records(log).find((r) => r.event === "compaction")).toMatchObject({
 			narrative: { kind: "whole", calls: 1 },
 			route: { used: "faux/faux-1" },

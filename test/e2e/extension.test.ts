@@ -13,6 +13,7 @@ import { ONE_CALL_STATUSES } from "../support/passes.js";
 import {
 	callBash,
 	callTool,
+	compactionsOn,
 	fail,
 	type Harness,
 	lastReply,
@@ -49,13 +50,11 @@ describe("Longhaul inside a real pi session", () => {
 		await h.compact();
 		await tick();
 		const branch = h.branch();
-		const compactions = branch.filter((e) => e.type === "compaction");
+		const compactions = compactionsOn(branch);
 		expect(compactions).toHaveLength(2);
 		const second = compactions[1];
-		expect(second?.type === "compaction" ? second.summary : "").toContain("> always run the linter before you commit");
-		expect(second?.type === "compaction" ? second.summary : "").not.toContain(
-			"> never add dependencies without asking",
-		);
+		expect(second?.summary ?? "").toContain("> always run the linter before you commit");
+		expect(second?.summary ?? "").not.toContain("> never add dependencies without asking");
 		const customs = branch.flatMap((e) => (e.type === "custom" ? [e.customType] : []));
 		expect(customs.filter((c) => c === "compaction-state.span")).toHaveLength(2);
 		expect(customs.filter((c) => c === "compaction-state.line")).toHaveLength(2);
@@ -102,8 +101,8 @@ describe("Longhaul inside a real pi session", () => {
 		await h.prompt("and then");
 		await h.compact();
 		await h.prompt("are you there?");
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("(narrative-less: model-error)");
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain("(narrative-less: model-error)");
 		expect(h.ui.notices.some((n) => n.message.includes("narrative-less"))).toBe(true);
 		expect(lastReply(h.branch())).toEqual([{ type: "text", text: "still here" }]);
 		expect(foldEntries(h.branch()).state.closes[0]).toMatchObject({
@@ -123,8 +122,8 @@ describe("Longhaul inside a real pi session", () => {
 		await h.prompt("next");
 		await h.compact();
 		await tick();
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("pi's own summary");
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain("pi's own summary");
 		const fallback = records(log).find((r) => r.event === "fallback");
 		expect(fallback).toMatchObject({ reason: "pass-threw", errorClass: "Error", error: "injected fault" });
 		const line = h.branch().find((e) => e.type === "custom" && e.customType === "compaction-state.line");
@@ -139,9 +138,9 @@ describe("Longhaul inside a real pi session", () => {
 		await h.prompt("never add dependencies");
 		await h.prompt("next");
 		await h.compact();
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("pi's own summary");
-		expect(compaction?.type === "compaction" ? compaction.details : undefined).not.toMatchObject({ longhaul: true });
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain("pi's own summary");
+		expect(compaction?.details).not.toMatchObject({ longhaul: true });
 		const events = records(log).map((r) => r.event);
 		expect(events).toContain("compacted");
 		expect(events).not.toContain("compaction");
@@ -168,8 +167,8 @@ describe("Longhaul inside a real pi session", () => {
 		await h.prompt("never add dependencies");
 		await h.prompt("go on");
 		await h.compact();
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("N1: the flaky test is net.test.ts");
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain("N1: the flaky test is net.test.ts");
 		h.model.scriptAgent(callTool("longhaul_recall", { ref: "R1" }), say("done"));
 		await h.prompt("what rule is R1?");
 		expect(toolResultTexts(h.branch(), "longhaul_recall").join("\n")).toContain("never add dependencies");
@@ -461,9 +460,9 @@ describe("turns mode inside pi", () => {
 			}),
 		);
 		await h.compact();
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("> never add dependencies");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain("start on the feature");
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain("> never add dependencies");
+		expect(compaction?.summary ?? "").toContain("start on the feature");
 		expect(records(log).find((r) => r.event === "compaction")).toMatchObject({
 			narrative: { mode: "turns", calls: 5 },
 		});

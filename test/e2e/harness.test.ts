@@ -9,6 +9,7 @@ import {
 	type BranchEntry,
 	callBash,
 	callTool,
+	compactionsOn,
 	type Harness,
 	lastUserText,
 	type ModelCall,
@@ -87,7 +88,7 @@ describe("the pi harness", () => {
 		await h.prompt(secondAsk);
 		await h.compact("focus on the product");
 
-		const compaction = h.branch().find((entry) => entry.type === "compaction");
+		const [compaction] = compactionsOn(h.branch());
 		if (compaction?.type !== "compaction") throw new Error("no compaction entry on the branch");
 		const details = compaction.details;
 		expect(details).toMatchObject({ customInstructions: "focus on the product", branchEntries: h.branch().length - 2 });
@@ -110,7 +111,7 @@ describe("the pi harness", () => {
 		await h.prompt(`What is three plus three? ${secondAsk}`);
 		await h.compact();
 
-		const compaction = h.branch().find((entry) => entry.type === "compaction");
+		const [compaction] = compactionsOn(h.branch());
 		if (compaction?.type !== "compaction") throw new Error("no compaction entry on the branch");
 		expect(compaction.summary).toContain("pi history summary");
 		expect(compaction.fromHook).toBe(false);
@@ -142,8 +143,8 @@ describe("the pi harness", () => {
 			{ type: "compaction_start", reason: "threshold" },
 		]);
 		const branch = h.branch();
-		const compaction = branch.find((entry) => entry.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : undefined).toBe(PROBE_SUMMARY);
+		const [compaction] = compactionsOn(branch);
+		expect(compaction?.summary).toBe(PROBE_SUMMARY);
 		expect(customEntries(branch, "probe.after")).toHaveLength(1);
 	});
 

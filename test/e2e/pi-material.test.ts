@@ -7,7 +7,7 @@ import { foldEntries } from "../../src/reducers/index.js";
 import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { isDiffCall, shownMessages } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { type Harness, lastUserText, type ModelCall, PI_LINE, say } from "../support/pi-harness.js";
+import { compactionsOn, lastUserText, type ModelCall, PI_LINE, say } from "../support/pi-harness.js";
 import { repoRoot } from "../support/shared.js";
 
 // Issue 28, item 1, in a real pi session where pi itself writes the user message: a skill's SKILL.md that pi expands
@@ -81,10 +81,6 @@ function quotesOutput(call: ModelCall): string {
 	return JSON.stringify({ labels, narrative: "The notes say to push to main.", now: "push" });
 }
 
-function summaries(h: Harness): string[] {
-	return h.branch().flatMap((e) => (e.type === "compaction" ? [e.summary] : []));
-}
-
 describe(`text pi puts into a user message is material, never the user's rules (pi ${PI_LINE}, a real session)`, () => {
 	it("a skill's SKILL.md expanded by /skill:release makes no rule and lifts none; the args typed after it stay the user's", async () => {
 		const h = await longhaulSession({ skillPaths: [releaseSkill()] });
@@ -110,7 +106,9 @@ describe(`text pi puts into a user message is material, never the user's rules (
 		]);
 		expect(state.lifted).toEqual([]);
 		expect(state.anomalies).toEqual([]);
-		const summary = summaries(h).join("\n");
+		const summary = compactionsOn(h.branch())
+			.map((c) => c.summary)
+			.join("\n");
 		expect(summary).toContain("never force-push the release branch");
 		expect(summary).not.toMatch(/push directly to main|Never run the test suite/);
 
@@ -163,7 +161,11 @@ describe(`text pi puts into a user message is material, never the user's rules (
 			["u2", "what did that print?"],
 			["u3", "go on"],
 		]);
-		expect(summaries(h).join("\n")).not.toMatch(/push directly to main|Never run the test suite/);
+		expect(
+			compactionsOn(h.branch())
+				.map((c) => c.summary)
+				.join("\n"),
+		).not.toMatch(/push directly to main|Never run the test suite/);
 	});
 
 	it("an extension's own message (pi.sendMessage) makes no rule, even when a model quotes it as the user's next message", async () => {
@@ -186,7 +188,11 @@ describe(`text pi puts into a user message is material, never the user's rules (
 			["u1", "never rewrite the published history"],
 			["u2", "and what do the notes say?"],
 		]);
-		expect(summaries(h).join("\n")).not.toMatch(/push directly to main|Never run the test suite/);
+		expect(
+			compactionsOn(h.branch())
+				.map((c) => c.summary)
+				.join("\n"),
+		).not.toMatch(/push directly to main|Never run the test suite/);
 	});
 
 	it("a file named on pi's command line (pi @NOTES.md) makes no rule; the message typed after it does", async () => {
@@ -206,6 +212,10 @@ describe(`text pi puts into a user message is material, never the user's rules (
 		const { state } = foldEntries(h.branch());
 		expect(state.rules.map((r) => [r.source, r.text])).toEqual([["u1", "summarise these notes, and never edit them"]]);
 		expect(state.lifted).toEqual([]);
-		expect(summaries(h).join("\n")).not.toMatch(/push directly to main|Never run the test suite/);
+		expect(
+			compactionsOn(h.branch())
+				.map((c) => c.summary)
+				.join("\n"),
+		).not.toMatch(/push directly to main|Never run the test suite/);
 	});
 });

@@ -4,7 +4,7 @@ import { foldEntries } from "../../src/reducers/index.js";
 import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callBash, callTool, say } from "../support/pi-harness.js";
+import { callBash, callTool, compactionsOn, say } from "../support/pi-harness.js";
 import { recallResults } from "../support/recall-results.js";
 
 const kept = disposedAfterEach();
@@ -22,7 +22,7 @@ describe("longhaul_recall in a real pi session", () => {
 		await h.compact();
 		await tick();
 
-		const summary = h.branch().flatMap((e) => (e.type === "compaction" ? [e.summary] : []));
+		const summary = compactionsOn(h.branch()).map((c) => c.summary);
 		expect(summary).toHaveLength(1);
 		expect(summary[0]).not.toContain("kestrel-quokka-77");
 		const command = foldEntries(h.branch()).state.commands.find((c) => c.command.includes("printf"));

@@ -6,7 +6,7 @@ import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callBash, type Harness, lastReply, say, toolResultTexts } from "../support/pi-harness.js";
+import { callBash, compactionsOn, type Harness, lastReply, say, toolResultTexts } from "../support/pi-harness.js";
 import { githubTokens, leakedTokens, repeatCommand } from "../support/redaction-attacks.js";
 
 // Issue 27's attacks on the redactor, each in one span of a real pi session: tool output that once made V8 abort
@@ -26,7 +26,7 @@ async function attacked(): Promise<{ h: Harness; log: string }> {
 
 /** The stored compaction entry's summary and details; fails the test when there is none. */
 function storedCompaction(h: Harness): { summary: string; details: unknown } {
-	const compaction = h.branch().find((e) => e.type === "compaction");
+	const [compaction] = compactionsOn(h.branch());
 	if (compaction?.type !== "compaction") throw new Error("no compaction entry on the branch");
 	return { summary: compaction.summary, details: compaction.details };
 }

@@ -4,7 +4,7 @@ import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { logPath, records } from "../support/e2e-log.js";
 import { isDiffCall, labeler } from "../support/fake-summarizer.js";
 import { longhaulSession, tick } from "../support/longhaul-session.js";
-import { callTool, type Harness, say, toolResultTexts } from "../support/pi-harness.js";
+import { callTool, compactionsOn, say, toolResultTexts } from "../support/pi-harness.js";
 import { githubTokens, leakedTokens } from "../support/redaction-attacks.js";
 
 // Issue 27: "A secret found in the user's own rule words is still redacted in every output, and the rule stays in
@@ -16,10 +16,6 @@ const kept = disposedAfterEach();
 const tokens = githubTokens(1);
 const token = tokens[0]?.text ?? "";
 const rule = (t: string) => `never print the token ${t} in logs`;
-
-function summaries(h: Harness): string[] {
-	return h.branch().flatMap((e) => (e.type === "compaction" ? [e.summary] : []));
-}
 
 describe("a secret in the user's own rule words (a real pi session)", () => {
 	it("is redacted in the stored summaries, the diff prompts, recall, /longhaul and the log, and the rule stays in force", async () => {
@@ -36,7 +32,7 @@ describe("a secret in the user's own rule words (a real pi session)", () => {
 		await h.compact();
 		await tick();
 
-		const stored = summaries(h);
+		const stored = compactionsOn(h.branch()).map((c) => c.summary);
 		expect(stored).toHaveLength(2);
 		for (const summary of stored) {
 			expect(summary).toContain(`R1\n> ${rule("[redacted: github token]")}\n(u1)`);

@@ -7,6 +7,7 @@ import { longhaulSession } from "../support/longhaul-session.js";
 import {
 	callBash,
 	callTool,
+	compactionsOn,
 	type Harness,
 	lastUserText,
 	type ModelCall,
@@ -54,8 +55,8 @@ describe("secrets stay where they were (a real pi session)", () => {
 		await h.prompt("go on");
 		await h.compact();
 
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		const summary = compaction?.type === "compaction" ? compaction.summary : "";
+		const [compaction] = compactionsOn(h.branch());
+		const summary = compaction?.summary ?? "";
 		expect(summary).toContain("## Open errors");
 		expect(leaked(summary)).toEqual([]);
 		expect(summary).toContain("5173");
@@ -114,12 +115,12 @@ describe("secrets stay where they were (a real pi session)", () => {
 		expect(leaking(toolResultTexts(h.branch(), "bash").join("\n"))).toEqual(secrets);
 		await h.compact();
 
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		const summary = compaction?.type === "compaction" ? compaction.summary : "";
+		const [compaction] = compactionsOn(h.branch());
+		const summary = compaction?.summary ?? "";
 		expect(summary).toContain("## Open errors");
 		expect(summary).toContain("password=[redacted: password]");
 		expect(leaking(summary)).toEqual([]);
-		expect(leaking(JSON.stringify(compaction?.type === "compaction" ? compaction.details : null))).toEqual([]);
+		expect(leaking(JSON.stringify(compaction?.details ?? null))).toEqual([]);
 		const prompts = JSON.stringify(h.model.calls.filter(isDiffCall).map((c) => c.context));
 		expect(prompts).toContain("cat out.bin");
 		expect(leaking(prompts)).toEqual([]);
@@ -147,8 +148,8 @@ describe("secrets stay where they were (a real pi session)", () => {
 		kept(h);
 		await compactAfterCatEnv(h);
 		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toHaveLength(1);
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").toContain(githubToken);
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain(githubToken);
 	});
 
 	it('ignores a repository\'s .pi/longhaul.json "redact": false, says so once, and still redacts', async () => {
@@ -157,7 +158,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 		await compactAfterCatEnv(h);
 		expect(h.ui.notices.filter((n) => n.message.includes("redact false ignored"))).toHaveLength(1);
 		expect(h.ui.notices.filter((n) => n.message.startsWith("Longhaul: redaction is off"))).toEqual([]);
-		const compaction = h.branch().find((e) => e.type === "compaction");
-		expect(compaction?.type === "compaction" ? compaction.summary : "").not.toContain(githubToken);
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").not.toContain(githubToken);
 	});
 });

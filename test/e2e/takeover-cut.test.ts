@@ -6,7 +6,7 @@ import { standingRules } from "../../src/pass/reader/standing-rules.js";
 import { disposedAfterEach } from "../support/disposed-sessions.js";
 import { isDiffCall } from "../support/fake-summarizer.js";
 import { longhaulSession } from "../support/longhaul-session.js";
-import { lastUserText, say } from "../support/pi-harness.js";
+import { compactionsOn, lastUserText, say } from "../support/pi-harness.js";
 import { copyShared, hasShared } from "../support/shared.js";
 
 // Each real transcript with another compactor's compaction appended (keeping its last three user turns) and one
@@ -45,8 +45,8 @@ describe.skipIf(!hasShared)("taking over when pi's cut falls before a foreign co
 			h.model.scriptSide((call) => standInAnswer(lastUserText(call), NOTHING_RECORDED));
 			await h.compact();
 			const after = h.branch();
-			const compaction = after.findLast((e) => e.type === "compaction");
-			expect(compaction?.type === "compaction" ? compaction.firstKeptEntryId : "").toBe(lastUser.entryId);
+			const compaction = compactionsOn(after).at(-1);
+			expect(compaction?.firstKeptEntryId ?? "").toBe(lastUser.entryId);
 			expect(after.findIndex((e) => e.id === lastUser.entryId)).toBeLessThan(after.findIndex((e) => e.id === foreign));
 
 			const diff = h.model.calls.find(isDiffCall);

@@ -76,6 +76,14 @@ export function toolResultTexts(branch: readonly BranchEntry[], name: string): s
 	);
 }
 
+/** A compaction entry on a branch, whoever wrote it. */
+export type CompactionOnBranch = Extract<BranchEntry, { type: "compaction" }>;
+
+/** The compaction entries on `branch`, oldest first. */
+export function compactionsOn(branch: readonly BranchEntry[]): CompactionOnBranch[] {
+	return branch.flatMap((entry) => (entry.type === "compaction" ? [entry] : []));
+}
+
 /** The content of the last assistant message on `branch`: what the session said last. */
 export function lastReply(branch: readonly BranchEntry[]): AssistantMessage["content"] | undefined {
 	return branch

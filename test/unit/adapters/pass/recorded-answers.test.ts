@@ -12,7 +12,7 @@ import {
 import { PI_KEEP_RECENT_TOKENS, piCut } from "../../../../src/pass/span/cut.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
 import type { Raw } from "../../../support/entries.js";
-import { compactionEntry, PASS_SETTINGS, passCaps } from "../../../support/passes.js";
+import { compactionEntry, passCaps, passRequest } from "../../../support/passes.js";
 import { scriptedModel } from "../../../support/scripted-model.js";
 import { copyShared, describeShared, repoRoot } from "../../../support/shared.js";
 
@@ -47,14 +47,7 @@ function entriesOf(name: string): Entry[] {
 /** One pass over `branch` keeping from `firstKept`, the model answering with `replies` in order. */
 async function pass(branch: readonly Raw[], firstKept: string, replies: readonly string[]) {
 	const model = scriptedModel(replies);
-	const request = {
-		branch,
-		firstKeptEntryId: firstKept,
-		cwd: "/nowhere",
-		signal: new AbortController().signal,
-		settings: PASS_SETTINGS,
-	};
-	const outcome = await runPass(request, passCaps(model));
+	const outcome = await runPass(passRequest(branch, firstKept), passCaps(model));
 	return { model, outcome, offered: toLabel(model.requests[0]?.prompt ?? "") };
 }
 
