@@ -5,10 +5,12 @@ import {
 	classes,
 	HEAD,
 	isCodeName,
+	isMemberPath,
 	isPath,
 	isPlaceholder,
 	isPlainUrl,
 	isPlainValue,
+	isVersionedName,
 	isWords,
 	looksRandom,
 } from "./values.js";
@@ -48,6 +50,7 @@ const PLAIN_KEY_WORDS = new Set([
 	"index",
 	"object",
 	"s3",
+	"bucket",
 	"storage",
 	"keyboard",
 	"hotkey",
@@ -75,6 +78,9 @@ const PLAIN_KEY_WORDS = new Set([
 function keyStrength(words: readonly string[]): Strength | undefined {
 	const last = words.at(-1) ?? "";
 	if (/(?:secret|token|apikey|authorization|credentials?|creds)$/.test(last) || last === "auth") return "strong";
+	// A key's word glued to the one before it: `SUMOLOGIC_ACCESSKEY`, `AWS_SECRETKEY`, `privatekey`.
+	if (/(?:access|secret|private|client|signing|encryption|master|session|deploy|license)key$/.test(last))
+		return "strong";
 	if (
 		last === "key" &&
 		words.length >= 2 &&
@@ -89,11 +95,12 @@ function keyStrength(words: readonly string[]): Strength | undefined {
 
 /**
  * Whether the name is a key's or a secret's made a name of no secret by the word it opens with (`PUBLIC_KEY`,
- * `cache_key`): a letter glued before that word would make it a secret's name again. Not `url` nor `public`.
+ * `cache_key`): a letter glued before that word would make it a secret's name again. Not `url` nor `public`, and not
+ * a name that holds a secret whatever its first word (`PUBLIC_TOKEN`).
  */
 export function isPlainByFirstWord(name: string): boolean {
 	const words = nameWords(name);
-	return PLAIN_KEY_WORDS.has(words[0] ?? "") && keyStrength(words) !== undefined;
+	return PLAIN_KEY_WORDS.has(words[0] ?? "") && keyStrength(words) !== undefined && nameStrength(name) === undefined;
 }
 
 /** The last word of the name that makes it hold a secret, and how strongly, or undefined. */
@@ -105,8 +112,41 @@ export function nameStrength(name: string): Strength | undefined {
 	// `PWD` and `OLDPWD` are the shell's working directories; `DB_PWD`, `MYSQL_PWD`, `--db-pass` a password.
 	if (/^(?:pwd|pw|pass)$/.test(last)) return words.length >= 2 ? "password" : undefined;
 	if (last.endsWith("pwd") && last !== "oldpwd") return "password";
+	// A token or a secret is one whatever plain word stands before it but next to it (`flutterwavePubKeyToken`): only
+	// that word makes it one of no secret (`publicToken`, `id_token`). Any plain word does for a key (`PUBLIC_KEY`).
+	if (/(?:secret|token)$/.test(last)) return PLAIN_KEY_WORDS.has(words.at(-2) ?? "") ? undefined : "strong";
 	if (words.some((w) => PLAIN_KEY_WORDS.has(w))) return undefined;
 	return keyStrength(words);
+}
+
+/**
+ * The roots of code that reads a password from elsewhere: Terraform's `var.`, `local.`, `module.`, `data.`, an
+ * object's `self.`/`this.`, a configuration's `config.`/`settings.`, Helm's `Values.`, GitHub's `secrets.`/`vars.`.
+ */
+const REFERENCE_ROOTS = new Set([
+	"var",
+	"local",
+	"module",
+	"data",
+	"self",
+	"this",
+	"config",
+	"settings",
+	"Values",
+	"secrets",
+	"vars",
+	"inputs",
+	"env",
+]);
+
+/**
+ * A member path that reads a password from elsewhere (`var.db_password`, `self.password`, `random_password.db.result`):
+ * opening at a reference root, or with a segment that names a secret. Other dotted words may be a passphrase.
+ */
+function isPasswordReference(value: string): boolean {
+	if (!isMemberPath(value)) return false;
+	const segments = value.split(".");
+	return REFERENCE_ROOTS.has(segments[0] ?? "") || segments.some((segment) => nameStrength(segment) !== undefined);
 }
 
 /** The marker's kind for a secret under this name. */
@@ -115,7 +155,7 @@ function kindOf(name: string, strength: Strength): string {
 	const words = nameWords(name);
 	if (words.some((w) => /token|auth/.test(w))) return "token";
 	if (words.includes("secret")) return "secret";
-	return words.at(-1) === "key" ? "key" : "credential";
+	return (words.at(-1) ?? "").endsWith("key") ? "key" : "credential";
 }
 
 /** The kind of secret a value under `name` is, or undefined: the value judged on its head. */
@@ -125,9 +165,12 @@ export function assignedKind(name: string, value: string): string | undefined {
 	const head = value.slice(0, HEAD);
 	if (head.length < 8 || isPlaceholder(head) || /^\d+$/.test(head)) return undefined;
 	if (isPath(head) || isPlainUrl(head)) return undefined;
-	if (strength === "password") return classes(head) >= 2 || looksRandom(head) ? "password" : undefined;
+	if (strength === "password") {
+		if (isPasswordReference(head)) return undefined;
+		return classes(head) >= 2 || looksRandom(head) ? "password" : undefined;
+	}
 	if (isCodeName(head)) return undefined;
 	if (strength === "weak") return looksRandom(head) && !isPlainValue(head) ? kindOf(name, strength) : undefined;
-	if (isWords(head)) return undefined;
+	if (isWords(head) || isVersionedName(head)) return undefined;
 	return classes(head) >= 2 || looksRandom(head) ? kindOf(name, strength) : undefined;
 }

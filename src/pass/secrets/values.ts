@@ -46,12 +46,13 @@ function charKind(text: string, i: number): number {
 
 /**
  * A reference to a secret kept elsewhere (`$TOKEN`, `${{ secrets.X }}`, `process.env.X`), a mask, an elided example
- * (`sk-ant-...`), a placeholder (`<key>`), or our marker.
+ * (`sk-ant-...`), a placeholder (`<key>`, `[PASSWORD]`), or our marker.
  */
 export function isPlaceholder(value: string): boolean {
 	return (
 		/^(?:\$|%|\[redacted|process\.env|os\.environ|env\.|<|\{\{)|…|\*{4}|•{3}/.test(value) ||
 		isElided(value) ||
+		/^\[[A-Za-z][A-Za-z_ -]*\]$/.test(value) ||
 		/^(.)\1*$/.test(value) ||
 		/^[*xX.•-]+$/.test(value)
 	);
@@ -77,19 +78,68 @@ export function looksRandom(value: string): boolean {
 	return value.length >= 16 && classes(value) >= 2 && entropy(value) >= (/\d/.test(value) ? 3 : 3.5);
 }
 
+/** Names joined by dots, none opening with a digit: a member path (`config.apiKey`), or a dotted token's shape. */
+const DOTTED_NAMES = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+/**
+ * Dotted tokens' openings, from the vendors' docs: Doppler's `dp.pt.`/`dp.st.`/`dp.ct.`/`dp.sa.`/`dp.scim.`/`dp.audit.`
+ * ("Token formats"), Vault's service, batch and recovery tokens `hvs.`/`hvb.`/`hvr.` ("Tokens" concepts page).
+ */
+const DOTTED_TOKEN_OPENING = /^(?:dp\.(?:pt|st|ct|sa|scim|audit)|hv[sbr])\./;
+/** A segment only a token has: Terraform Cloud's `….atlasv1.…`, Dynatrace's `dt0c01.…` (their docs' token formats). */
+const TOKEN_SEGMENTS = new Set(["atlasv1", "dt0c01"]);
+
+/**
+ * A dotted segment that reads as a token's random part, not an identifier: random-looking (`looksRandom`), and either
+ * with digits between letters three times or more (`Zq7Yx3Wv9…`, hex; an identifier has one or two: `oauth2Client`,
+ * `x509Cert`) or of mixed case with a capital in three letters or more (a camelCase name has fewer:
+ * `getUserApiKey`, `XMLHttpRequest`). A CONST_CASE or snake_case name with no digits inside is neither.
+ */
+function isRandomSegment(segment: string): boolean {
+	if (!looksRandom(segment)) return false;
+	let digitRuns = 0;
+	let upper = 0;
+	let lower = 0;
+	for (let i = 0; i < segment.length; i++) {
+		const c = segment.charAt(i);
+		if (/[A-Z]/.test(c)) upper++;
+		else if (/[a-z]/.test(c)) lower++;
+		else if (/[0-9]/.test(c) && /[A-Za-z]/.test(segment.charAt(i - 1))) digitRuns++;
+	}
+	return digitRuns >= 3 || (upper > 0 && lower > 0 && upper * 3 >= upper + lower);
+}
+
+/**
+ * A member path of code (`config.apiKey`, `process.env.API_KEY`, `var.db_password`): names joined by dots, none of
+ * them a token's random part or a dotted token's known segment (`dp.st.prd.…`, `s.…`, `dt0c01.…`, `….atlasv1.…`).
+ */
+export function isMemberPath(value: string): boolean {
+	if (!DOTTED_NAMES.test(value) || DOTTED_TOKEN_OPENING.test(value)) return false;
+	return !value.split(".").some((segment) => TOKEN_SEGMENTS.has(segment) || isRandomSegment(segment));
+}
+
 /**
  * Code that names a secret without holding one: a member path (`config.apiKey`, `this.token`), or a word of letters
  * alone that does not look random (`getApiKey`, `TokenType`, `string`).
  */
 export function isCodeName(value: string): boolean {
-	return (
-		/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value) || (/^[A-Za-z_$]+$/.test(value) && !looksRandom(value))
-	);
+	return isMemberPath(value) || (/^[A-Za-z_$]+$/.test(value) && !looksRandom(value));
 }
 
 /** Short words joined by dashes, dots or underscores (`same-origin`, `oauth2-pkce-flow`, `include`). */
 export function isWords(value: string): boolean {
 	return /^[a-z]{1,12}[0-9]{0,2}(?:[-_.][a-z]{1,12}[0-9]{0,2}){0,8}$/i.test(value);
+}
+
+/** Words as `isWords` reads them, then a version of two to four numbers. */
+const VERSIONED = /^[a-z]{1,12}[0-9]{0,2}(?:[-_.][a-z]{1,12}[0-9]{0,2}){0,8}[-_.@:]v?[0-9]{1,4}(?:\.[0-9]{1,4}){1,3}$/i;
+
+/**
+ * Short words and a version after them (`jackson-databind-2.15.3`, `YearlyReport-3.1`, `core@v2.4`): an artifact's
+ * or a release's name.
+ */
+export function isVersionedName(value: string): boolean {
+	return VERSIONED.test(value);
 }
 
 /** A URL without userinfo (`https://host/path`): no password in it. */
@@ -101,7 +151,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A value that is no secret by its name alone (it may still be one by its shape): a path, a UUID, a URL without
- * userinfo, a hash (hex, `sha256:…`, an integrity sum), a cache key (words and a hash), words, a number.
+ * userinfo, a hash (hex, `sha256:…`, an integrity sum), a cache key (words and a hash), words, words and a version,
+ * a number.
  */
 export function isPlainValue(value: string): boolean {
 	return (
@@ -111,6 +162,7 @@ export function isPlainValue(value: string): boolean {
 		/^(?:[0-9a-f]{7,128}|[0-9A-F]{7,128}|(?:sha1|sha256|sha384|sha512|md5)[:-][A-Za-z0-9+/=]+)$/.test(value) ||
 		/^(?:[A-Za-z0-9]{1,24}[-_.]){1,12}[0-9a-f]{7,128}$/i.test(value) ||
 		isWords(value) ||
+		isVersionedName(value) ||
 		/^[0-9][0-9.:,_]*$/.test(value)
 	);
 }

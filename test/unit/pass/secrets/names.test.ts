@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assignedKind, nameStrength, nameWords } from "../../../../src/pass/secrets/names.js";
+import { assignedKind, isPlainByFirstWord, nameStrength, nameWords } from "../../../../src/pass/secrets/names.js";
 
 /** A random-looking value of upper case, lower case and digits: a secret under any secret's name. */
 const RANDOM = "Zq7Yx3Wv9Ut5Rs1Qp8On";
@@ -94,6 +94,41 @@ describe("nameStrength: secrets, tokens and keys", () => {
 	it("takes no name with a word of a key that is no secret", () => {
 		for (const name of ["PUBLIC_KEY", "idempotencyKey", "cache_key", "s3_key", "api_key_path", "TOKEN_BUDGET"])
 			expect(nameStrength(name)).toBeUndefined();
+		// A bucket's key names an object in it (boto3's `Bucket=`/`Key=`, Airflow's S3 operators' `bucket_key`).
+		expect(nameStrength("bucket_key")).toBeUndefined();
+	});
+
+	it("takes a key's word glued to the one that makes it a secret's as strong", () => {
+		// Sumo Logic's `SUMO_ACCESSKEY`-style names (gitleaks rules/sumologic.go reads `accesskey` as one word).
+		for (const name of ["SUMOLOGIC_ACCESSKEY", "AWS_SECRETKEY", "privatekey", "clientKey_x_signingkey", "licensekey"])
+			expect(nameStrength(name)).toBe("strong");
+		for (const name of ["hotkey", "monkey", "turnkey", "PUBLICKEY_PATH"]) expect(nameStrength(name)).not.toBe("strong");
+	});
+
+	it("takes a token or a secret whatever plain word stands before it, but next to it", () => {
+		// Flutterwave's keys as an app names them (gitleaks rules/flutterwave.go): public, secret and encryption keys.
+		for (const name of ["flutterwavePubKeyToken", "PUBLIC_KEY_SECRET", "cache_upload_token", "s3_upload_secret"])
+			expect(nameStrength(name)).toBe("strong");
+		// The word next to it says the token is published or no credential (Plaid's and Mapbox's public tokens).
+		for (const name of ["publicToken", "PUBLIC_TOKEN", "pub_secret", "id_token", "cache_token"])
+			expect(nameStrength(name)).toBeUndefined();
+	});
+
+	it("keeps a key's name that a plain word makes one of no secret, wherever the word stands", () => {
+		for (const name of ["PUBLIC_KEY", "publishableKey", "STRIPE_PUBLISHABLE_KEY", "mapbox_public_api_key"])
+			expect(nameStrength(name)).toBeUndefined();
+	});
+});
+
+describe("isPlainByFirstWord: a name made one of no secret by its first word", () => {
+	it("takes a key's name that opens with a plain word", () => {
+		for (const name of ["PUBLIC_KEY", "cache_key", "publishableKey", "PUBLIC_TOKEN"])
+			expect(isPlainByFirstWord(name)).toBe(true);
+	});
+
+	it("takes no name that holds a secret whatever its first word, nor one of no key", () => {
+		for (const name of ["pub_key_token", "PUBLIC_KEY_SECRET", "API_KEY", "public_url", "url"])
+			expect(isPlainByFirstWord(name)).toBe(false);
 	});
 });
 
@@ -141,6 +176,38 @@ describe("assignedKind: the kind a value under a name is", () => {
 		expect(assignedKind("API_TOKEN", "getApiToken")).toBeUndefined();
 		expect(assignedKind("AWS_SECRET", "config.secretAccessKey")).toBeUndefined();
 		expect(assignedKind("BUILD_KEY", "BuildKeyFactory")).toBeUndefined();
+	});
+
+	it("takes a dotted token under a strong or weak name, and no member path of code", () => {
+		// Doppler (docs, "Token formats"), Vault (docs, "Tokens"), Dynatrace (docs, "Access tokens"), Terraform
+		// Cloud's credentials file and Harness (gitleaks rules/hashicorp.go, rules/harness.go).
+		expect(assignedKind("DOPPLER_TOKEN", "dp.st.prd.Zq7Yx3Wv9UtXk2LmPa4Rs8Tb6Nc1Qd5Ef0Gh3Jk7L")).toBe("token");
+		expect(assignedKind("VAULT_TOKEN", "s.Zq7Yx3Wv9UtXk2LmPa4Rs8Tb")).toBe("token");
+		expect(assignedKind("token", "Zq7Yx3Wv9UtXk2.atlasv1.Lm4Pa8Rs2Tb6Nc1Qd5Ef0Gh3Jk7LmZq7Yx3Wv9UtX")).toBe("token");
+		expect(assignedKind("DT_API_TOKEN", "dt0c01.ZQ7YX3WV9UTXK2LMPA4RS8TB.Q7YX3WV9UTXK2LMPA4RS8TB6NC")).toBe("token");
+		expect(assignedKind("harnessToken", "pat.Zq7Yx3Wv9UtXk2LmPa4Rs8.5e3c0a7b9d1f2e4c6a8b0d2f.Zq7Yx")).toBe("token");
+		expect(assignedKind("DEPLOY_KEY", "dp.st.prd.Zq7Yx3Wv9UtXk2LmPa4Rs8Tb6Nc1Qd5Ef0Gh3Jk7L")).toBe("key");
+		for (const value of ["process.env.API_KEY", "settings.secrets.github", "os.environ.get", "secrets.NPM_TOKEN"])
+			expect(assignedKind("API_TOKEN", value)).toBeUndefined();
+	});
+
+	it("takes no member path that reads a password from elsewhere, and takes dotted words that may be a passphrase", () => {
+		// Terraform's azurerm_mssql_server takes `administrator_login_password`, often from a variable or a resource.
+		expect(assignedKind("administrator_login_password", "var.sql_admin_pw")).toBeUndefined();
+		expect(assignedKind("password", "random_password.db.result")).toBeUndefined();
+		expect(assignedKind("DB_PASSWORD", "self.password")).toBeUndefined();
+		expect(assignedKind("DB_PASSWORD", "correct.Horse.battery")).toBe("password");
+		expect(assignedKind("DB_PASSWORD", "s.Zq7Yx3Wv9UtXk2LmPa4Rs8Tb")).toBe("password");
+	});
+
+	it("takes no artifact's name and version under a strong name", () => {
+		// A dependency list that names `io.jsonwebtoken:jjwt-api` reads `…token:` as a name and the version as its value.
+		expect(assignedKind("io.jsonwebtoken", "jjwt-api-0.12.5")).toBeUndefined();
+		expect(assignedKind("io.jsonwebtoken", "jjwt-Zq7Yx3Wv9UtXk2L")).toBe("token");
+	});
+
+	it("names a key's kind by a last word ending in key", () => {
+		expect(assignedKind("SUMOLOGIC_ACCESSKEY", RANDOM)).toBe("key");
 	});
 
 	it("takes a value under a weak name only when it looks random and is no plain value", () => {

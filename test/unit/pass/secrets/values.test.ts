@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
 	classes,
 	isCodeName,
+	isMemberPath,
 	isPath,
 	isPlaceholder,
 	isPlainUrl,
 	isPlainValue,
+	isVersionedName,
 	isWords,
 	looksRandom,
 } from "../../../../src/pass/secrets/values.js";
@@ -107,6 +109,13 @@ describe("isPlaceholder: a reference, a mask, an elided example, a placeholder",
 		expect(isPlaceholder("pa\u2022\u2022word1")).toBe(false);
 	});
 
+	it("takes a word in square brackets, as a command's documentation writes a placeholder", () => {
+		// `curl --user admin:[ADMIN_PASSWORD]`, as READMEs write a value to fill in (gitleaks rules/curl.go keeps it too).
+		for (const value of ["[DB_PASSWORD]", "[your password]", "[API_TOKEN]", "[api-key]"])
+			expect(isPlaceholder(value)).toBe(true);
+		for (const value of ["[Zq7Yx3Wv9U]", "[abc]def", "x[DB_PASSWORD]"]) expect(isPlaceholder(value)).toBe(false);
+	});
+
 	it("takes one character repeated, and a mask of stars, x, dots and dashes whole", () => {
 		expect(isPlaceholder("aaaaaaaa")).toBe(true);
 		expect(isPlaceholder("xxxx-xxxx-xxxx")).toBe(true);
@@ -161,6 +170,72 @@ describe("isCodeName: code that names a secret without holding one", () => {
 		for (const value of ["getApiKey", "TokenType", "string", "x"]) expect(isCodeName(value)).toBe(true);
 	});
 
+	it("takes the member paths of real code, whatever its names' case, digits or length", () => {
+		for (const value of [
+			// Node, Deno, Vite and browser code.
+			"process.env.API_KEY",
+			"process.env.AZURE_STORAGE_CONNECTION_STRING",
+			"import.meta.env.VITE_SUPABASE_ANON_KEY",
+			"this.configService.getOrThrow",
+			"self.oauth2Client.credentials.accessToken",
+			"window.localStorage.getItem",
+			"utils.hmacSha256Base64Url",
+			// Python.
+			"os.environ.get",
+			"settings.secrets.github",
+			"app.config.JWT_SECRET_KEY",
+			// Terraform references.
+			"var.db_password",
+			"data.vault_generic_secret.x.data",
+			"module.x.y",
+			"random_password.db.result",
+			"aws_iam_access_key.ci.encrypted_secret",
+			"data.aws_secretsmanager_secret_version.db_credentials.secret_string",
+			// Helm's values, GitHub Actions' contexts, Java packages.
+			"Values.secret.key",
+			"secrets.NPM_TOKEN",
+			"steps.get_token.outputs.token",
+			"settings.AWS_S3_BUCKET_2FA_KEY_V2",
+			"org.springframework.security.oauth2.jwt",
+			"session.credentials.x509Certificate",
+			"ctx.XMLHttpRequestUpload",
+		]) {
+			expect(isMemberPath(value)).toBe(true);
+			expect(isCodeName(value)).toBe(true);
+		}
+	});
+
+	it("takes no dotted token for code: a random segment, or a vendor's dotted shape", () => {
+		for (const value of [
+			// Doppler's service token, dp.st.<environment>.<40 characters> (Doppler docs, "Token formats").
+			"dp.st.prd.Zq7Yx3Wv9UtXk2LmPa4Rs8Tb6Nc1Qd5Ef0Gh3Jk7L",
+			"dp.pt.ZqYxWvUtXkLmPaRsTbNcQdEfGhJkLmNpQrStUv",
+			// Vault's legacy service token, s.<24 characters>, and its hvs. form (Vault docs, "Tokens").
+			"s.Zq7Yx3Wv9UtXk2LmPa4Rs8Tb",
+			"hvs.CAESIZqYxWvUtXkLmPaRsTbNcQdEfGhJkLmNp",
+			// Dynatrace's dt0c01.<24>.<64> (Dynatrace docs, "Access tokens"; gitleaks rules/dynatrace.go).
+			"dt0c01.ZQ7YX3WV9UTXK2LMPA4RS8TB.Q7YX3WV9UTXK2LMPA4RS8TB6NC1QD5EF0GH3JK7LM2NP4QR6ST8UV0WX2YZ4AB6CD8E",
+			// Terraform Cloud's <14>.atlasv1.<long> (gitleaks rules/hashicorp.go).
+			"Zq7Yx3Wv9UtXk2.atlasv1.Lm4Pa8Rs2Tb6Nc1Qd5Ef0Gh3Jk7LmZq7Yx3Wv9UtXk2LmPa4Rs8Tb6Nc1Qd5Ef0Gh3J",
+			// Harness' pat.<account>.<24 hex>.<20> (gitleaks rules/harness.go).
+			"pat.Zq7Yx3Wv9UtXk2LmPa4Rs8.5e3c0a7b9d1f2e4c6a8b0d2f.Zq7Yx3Wv9UtXk2LmPa4R",
+		]) {
+			expect(isMemberPath(value)).toBe(false);
+			expect(isCodeName(value)).toBe(false);
+		}
+	});
+
+	it("reads a segment as random by its digits between letters or its many capitals, not by its randomness alone", () => {
+		// Random-looking, but a name: one or two digits inside, or few capitals.
+		expect(isMemberPath("config.base64ToUtf8String")).toBe(true);
+		expect(isMemberPath("config.NEXT_PUBLIC_FIREBASE_API_KEY")).toBe(true);
+		// Three digits between letters, or a capital in three letters.
+		expect(isMemberPath("config.abcdefgh1ijk2lmn3opq")).toBe(false);
+		expect(isMemberPath("config.ZqYxWvUtRsQpOnMlKjIh")).toBe(false);
+		// Too short to look random, whatever its shape.
+		expect(isMemberPath("config.Zq7Yx3Wv9Ut")).toBe(true);
+	});
+
 	it("takes no random-looking letters, nor a value with digits or other characters", () => {
 		expect(isCodeName("ZqYxWvUtRsQpOnMlKjIhGfEd")).toBe(false);
 		expect(isCodeName("sunflower42")).toBe(false);
@@ -179,6 +254,19 @@ describe("isWords: short words joined by dashes, dots or underscores", () => {
 		expect(isWords("abcdefghijklm")).toBe(false);
 		expect(isWords("grpc-http123")).toBe(false);
 		expect(isWords("Zq7Yx3Wv9Ut5")).toBe(false);
+	});
+});
+
+describe("isVersionedName: words and a version", () => {
+	it("takes an artifact's or a release's name: words, then a version of two to four numbers", () => {
+		// A Maven artifact and version as a dependency report prints them; an S3 object named with a version.
+		for (const value of ["jackson-databind-2.15.3", "YearlyReport-3.1", "core@v2.4", "release_2024.05.1"])
+			expect(isVersionedName(value)).toBe(true);
+	});
+
+	it("takes no version alone, no single number after the words, and no random text before a version", () => {
+		for (const value of ["1.2.3", "release-2", "Zq7Yx3Wv9UtXk2LmPa4R-1.2", "abc-1.2.3.4.5"])
+			expect(isVersionedName(value)).toBe(false);
 	});
 });
 
@@ -222,6 +310,10 @@ describe("isPlainValue: no secret by its name alone", () => {
 		expect(isPlainValue("node-cache-Linux-x64-npm-5e3c0a7b9d1f2e4c")).toBe(true);
 		expect(isPlainValue("+build-5e3c0a7b9d1f")).toBe(false);
 		expect(isPlainValue("build-5e3c0a7bXq9Zk2")).toBe(false);
+	});
+
+	it("takes words and a version", () => {
+		expect(isPlainValue("YearlyReport-3.1")).toBe(true);
 	});
 
 	it("takes words and numbers", () => {
