@@ -95,5 +95,26 @@ const STOPS = "\u0000-\u0020\u0085\u00a0\u2028\u2029\"'`<>";
 export const TOKEN_END = charClass(`${STOPS}()[]{},;`);
 /** What ends a value after a name: a token's end, `&` (a query string's next field), a backslash, a cut mark `…`. */
 export const VALUE_END = charClass(`${STOPS}()[]{},;&\\\u2026`);
+/**
+ * What ends a quoted value before its closing quote: a stop (a blank: a quoted sentence is no secret's value; a
+ * quote; an angle bracket) or a cut mark `…`. Not `& ; , ( ) [ ] { } \`, which a generated password may hold.
+ */
+export const QUOTED_VALUE_END = charClass(`${STOPS}\u2026`);
+/** The most characters a quoted value is read for its closing quote (a value's judged head is no longer). */
+export const QUOTED_MAX = 256;
+
+/**
+ * Where a value opened by `quote` at `from` ends if it runs to its closing quote: that quote's index, when it comes
+ * within QUOTED_MAX characters with no character of QUOTED_VALUE_END before it (so never past a line break); else -1,
+ * and the value ends where an unquoted one does. Reads at most QUOTED_MAX characters, and no further than the next
+ * quote, so reads from many openings on a line stay linear.
+ */
+export function quotedEnd(text: string, from: number, quote: string): number {
+	const limit = Math.min(text.length, from + QUOTED_MAX);
+	let i = from;
+	while (i < limit && !isIn(QUOTED_VALUE_END, text, i)) i++;
+	return i < limit && i > from && text.charAt(i) === quote ? i : -1;
+}
+
 /** What ends a URL's authority: a stop, the path's, query's or fragment's start, a backslash, a cut mark `…`. */
 export const AUTHORITY_END = charClass(`${STOPS}/?#\\\u2026`);

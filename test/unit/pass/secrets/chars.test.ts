@@ -5,6 +5,8 @@ import {
 	charClass,
 	isIn,
 	isMember,
+	QUOTED_MAX,
+	quotedEnd,
 	Runs,
 	runEnd,
 	runStart,
@@ -84,5 +86,32 @@ describe("runs of a class", () => {
 		const runs = new Runs(text);
 		const asked = [3, 5, 7, 8, 0, 2, 9, 11, 4];
 		expect(asked.map((from) => runs.end(ALNUM, from))).toEqual(asked.map((from) => runEnd(ALNUM, text, from)));
+	});
+});
+
+describe("quotedEnd: a quoted value runs to its closing quote", () => {
+	// A generated password as password managers make them (symbols included), in a .env line as dotenv reads it.
+	const line = 'DB_PASSWORD="Zq7Yx3&Wv9(Ut)X;k2,L[m]{P}a4\\Rs" # set by ops';
+	const from = line.indexOf('"') + 1;
+
+	it("runs over & ; , ( ) [ ] { } and a backslash to the matching quote", () => {
+		expect(line.slice(from, quotedEnd(line, from, '"'))).toBe("Zq7Yx3&Wv9(Ut)X;k2,L[m]{P}a4\\Rs");
+	});
+
+	it("takes only the quote that opened the value for its end", () => {
+		expect(quotedEnd("'Zq7Yx3Wv9'", 1, "'")).toBe(10);
+		expect(quotedEnd("'Zq7Yx3\"Wv9'", 1, "'")).toBe(-1);
+	});
+
+	it("gives no end for a value with a blank, a line break or a cut mark before its closing quote", () => {
+		for (const text of ['"Enter your password"', '"Zq7Yx3\nWv9"', '"Zq7Yx3\u2026"', '"Zq7Yx3\tWv9"'])
+			expect(quotedEnd(text, 1, '"')).toBe(-1);
+	});
+
+	it("gives no end for an empty value, an unclosed one, or one longer than QUOTED_MAX", () => {
+		expect(quotedEnd('""', 1, '"')).toBe(-1);
+		expect(quotedEnd('"Zq7Yx3Wv9', 1, '"')).toBe(-1);
+		expect(quotedEnd(`"${"a".repeat(QUOTED_MAX - 1)}"`, 1, '"')).toBe(QUOTED_MAX);
+		expect(quotedEnd(`"${"a".repeat(QUOTED_MAX)}"`, 1, '"')).toBe(-1);
 	});
 });
