@@ -238,6 +238,9 @@ const REPEATED_PREFIXES = [
 	"key:",
 	"sk-",
 	"AKIA",
+	// A Doppler service token's body holds the dots of its prefix; a Terraform token is read back from `.atlasv1.`.
+	"dp.st.",
+	".atlasv1.",
 	"-----BEGIN PRIVATE KEY-----",
 	"-----BEGIN PRIVATE KEY-----\n",
 	"a://b:c@",
@@ -250,6 +253,15 @@ const REPEATED_PREFIXES = [
 	"x://:b ",
 	"\u001b[1m",
 	"\u001b[mPUBLIC_KEY=",
+	"const apiKey: string = ",
+	"var token string ",
+	"token=`",
+	"TOKEN ?= ",
+	'("TOKEN", "',
+	'["TOKEN"] = ',
+	"<password>",
+	"<password>\n",
+	'key="a" value="',
 ];
 
 /**

@@ -3,7 +3,7 @@
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
 import { AUTHORITY_END, charClass, isIn, NAME, runStart, stopAt, VALUE_END } from "./chars.js";
-import { assignedKind, nameStrength } from "./names.js";
+import { assignedKind, nameStrength, nameWords } from "./names.js";
 import { type Finder, findAll, type SecretSpan, type Steps } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
 
@@ -34,10 +34,77 @@ class Scan {
 
 /**
  * A name that may hold a secret and what stands between it and its value: `NAME=`, `NAME: `, `"name": "`,
- * `Authorization: Bearer `. Found by its last word, so the scan is fast; the whole name is read back in code.
+ * `Authorization: Bearer `, Make's and PHP's `?=`, `+=`, `::=`, `:::=`, `.=`, an indexed `env["NAME"] = `, a Go or JS
+ * backtick, a call's `("NAME", "`, an XML element's `<name>`, an attribute pair's `name" value="`, and a blank that
+ * may start a type (`var apiToken string = `). Found by its last word, so the scan is fast; the whole name is read
+ * back in code. Groups: 1 the assignment's operator, 2 a call's `,`, 3 an element's `>`, 4 a pair's `value=`.
  */
 const ASSIGNMENT =
-	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:["'])?[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,24}(?:["'])?(?:(?:Bearer|Basic|token|Token)[ \t]+)?/gi;
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:[?"']?\]?[ \t]{0,3}(:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(["'][ \t]{0,3},[ \t]{0,3}["'])|(>)|(["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|[ \t]{1,3}(?=[A-Za-z_&*[]))/gi;
+
+/**
+ * A type between a name and its value, then ` = `: `: string = `, `: &'static str = `, Go's `string = `, `[]byte = `,
+ * `Option<String> = `, Python's `Optional[str] = `. A blank must stand before the `=` (so a YAML value holding `=` is
+ * not read as a type), and `==`, `=>`, `=~` are no assignment. Every run is bounded: read at one place, it costs a few
+ * characters at most.
+ */
+const TYPE_THEN_EQUALS =
+	/(?:&(?:'[a-z]{1,12}[ \t]{1,3})?|\*|\[\])?[A-Za-z_][\w.]{0,40}(?:<[\w., <>[\]]{0,60}>|\[[\w., |[\]]{0,60}\])?(?:\[\])?\??[ \t]{1,3}=(?![=>~])[ \t]{0,3}[`"']?/y;
+
+/** An attribute named `key` or `name` whose value is a label: the `value` attribute after it holds what it names. */
+const LABEL_THEN_VALUE = /["'][ \t]{1,3}value[ \t]{0,3}=/y;
+
+/** The words of a page form's anti-forgery token (`authenticity_token`, `csrf_token`): served to every visitor. */
+const FORM_TOKEN_WORDS = new Set(["authenticity", "csrf", "xsrf", "csrfmiddlewaretoken"]);
+
+/**
+ * A markup value that is no credential: a page form's anti-forgery token (`<input name="authenticity_token"
+ * value="…">`), or a sample that spells its own label (`<add key="Password" value="CleartextPassword1"/>`).
+ */
+function isMarkupSample(name: string, value: string): boolean {
+	const words = nameWords(name);
+	return words.some((w) => FORM_TOKEN_WORDS.has(w)) || value.toLowerCase().includes(words.at(-1) ?? " ");
+}
+
+/** Where a type and ` = ` starting at `from` end, or -1 when none stands there. */
+function afterType(text: string, from: number): number {
+	TYPE_THEN_EQUALS.lastIndex = from;
+	return TYPE_THEN_EQUALS.exec(text) === null ? -1 : TYPE_THEN_EQUALS.lastIndex;
+}
+
+/** Where the blanks and line breaks from `from` end, reading at most `max` characters. */
+function afterSpace(text: string, from: number, max: number): number {
+	let at = from;
+	while (at - from < max && /\s/.test(text.charAt(at))) at++;
+	return at;
+}
+
+/**
+ * Where the value after the anchor `m` starts, or -1 when the anchor's form holds none: a type read past (`: string =
+ * "`), a call's name read only where a `(` opens it, an element's text read only where `<name>` opens it and `</`
+ * closes it (a pretty-printed element may hold it on its own line).
+ */
+function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: number): number {
+	const text = scan.text;
+	const end = m.index + m[0].length;
+	if (m[1] === ":") {
+		const typed = afterType(text, afterSpace(text, text.indexOf(":", wordEnd) + 1, 24));
+		return typed < 0 ? end : typed;
+	}
+	if (m[1] !== undefined || m[4] !== undefined) return end;
+	if (m[2] !== undefined) {
+		let open = nameStart - 2;
+		while (open >= 0 && nameStart - open < 6 && (text.charAt(open) === " " || text.charAt(open) === "\t")) open--;
+		return text.charAt(open) === "(" ? end : -1;
+	}
+	if (m[3] !== undefined) {
+		if (text.charAt(nameStart - 1) !== "<") return -1;
+		const from = afterSpace(text, end, 80);
+		const close = afterSpace(text, scan.valueEnd(from), 80);
+		return text.startsWith("</", close) ? from : -1;
+	}
+	return afterType(text, end);
+}
 
 /** Secrets assigned to names that hold them: the whole value, whatever its length. */
 function* assignments(scan: Scan, into: SecretSpan[]): Steps {
@@ -48,13 +115,23 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		const word = /^[A-Za-z]+/.exec(m[0])?.[0] ?? "";
 		const wordEnd = m.index + word.length;
 		if (isIn(NAME, text, wordEnd)) continue;
-		const name = text.slice(runStart(NAME, text, m.index, 80), wordEnd);
-		const start = m.index + m[0].length;
+		const nameStart = runStart(NAME, text, m.index, 80);
+		const name = text.slice(nameStart, wordEnd);
+		const start = valueStart(scan, m, nameStart, wordEnd);
+		if (start < 0) continue;
 		const end = scan.valueEnd(start);
 		if (end === start || text.charAt(end) === "(") continue;
+		// `key="ClearTextPassword" value="…"`: the label names the value, and is no secret itself.
+		LABEL_THEN_VALUE.lastIndex = end;
+		if ((name === "key" || name === "name") && LABEL_THEN_VALUE.test(text)) continue;
+		// A template literal (`\`Bearer ${token}\``) is code that builds the value, not the value.
+		if (text.charAt(start - 1) === "`" && text.slice(start, text.indexOf("`", start) + 1 || end).includes("${"))
+			continue;
 		// The value is judged once and the scan goes on after it, taken or not: `key=key=key=…` is read once.
 		anchor.lastIndex = Math.max(anchor.lastIndex, end);
-		const kind = assignedKind(name, text.slice(start, end));
+		const value = text.slice(start, end);
+		if ((m[3] !== undefined || m[4] !== undefined) && isMarkupSample(name, value)) continue;
+		const kind = assignedKind(name, value);
 		if (kind !== undefined) into.push({ start, end, kind });
 	}
 }

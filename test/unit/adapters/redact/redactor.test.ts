@@ -46,6 +46,27 @@ describe("the redactor", () => {
 		expect(out).toBe("GITHUB_TOKEN=[redacted: github token]");
 	});
 
+	// A Maven settings.xml server entry and a NuGet.config credential (maven.apache.org/settings.html,
+	// learn.microsoft.com/nuget/reference/nuget-config-file), as `cat` prints them.
+	it("replaces the password of a settings file's element and of a key and value pair, and keeps the labels", async () => {
+		const text = [
+			"<server>",
+			"  <id>internal</id>",
+			"  <password>Zq7Yx3Wv9UtXk2LmPa4Rs</password>",
+			"</server>",
+			'<add key="ClearTextPassword" value="Mn4Bv6Cx8Zl1Kj3Hg5Fd" />',
+		].join("\n");
+		expect(await redactor.redact(text)).toBe(
+			[
+				"<server>",
+				"  <id>internal</id>",
+				"  <password>[redacted: password]</password>",
+				"</server>",
+				'<add key="ClearTextPassword" value="[redacted: password]" />',
+			].join("\n"),
+		);
+	});
+
 	it("replaces a secret found in one text of a batch wherever else it stands, in one call", async () => {
 		const key = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y";
 		const [a, b] = await redactor.redactAll([`AWS_SECRET_ACCESS_KEY=${key}`, `the key was ${key}.`]);

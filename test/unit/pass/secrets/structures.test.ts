@@ -241,3 +241,104 @@ describe("privateKeySpans: the key blocks a text may not be cut in", () => {
 		expect(privateKeySpans("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----")).toEqual([]);
 	});
 });
+
+describe("secretSpans: assignment forms past `NAME=`", () => {
+	// Typed declarations, each in its language's own syntax (the TypeScript, Go, Kotlin, Rust, Swift, C#, Java and
+	// Python references); gitleaks cmd/generate/config/utils/generate.go prints Go's `var x string = "…"` too.
+	it.each([
+		["TypeScript", 'const apiKey: string = "Zq7Yx3Wv9UtXk2LmPa4Rs";', "key"],
+		["a TypeScript class field", "private readonly token: string = 'Zq7Yx3Wv9UtXk2LmPa4Rs';", "token"],
+		["Go", 'var apiToken string = "Zq7Yx3Wv9UtXk2LmPa4Rs"', "token"],
+		["Kotlin", 'val apiKey: String = "Zq7Yx3Wv9UtXk2LmPa4Rs"', "key"],
+		["Rust", 'const API_TOKEN: &str = "Zq7Yx3Wv9UtXk2LmPa4Rs";', "token"],
+		["Rust with a lifetime", 'static API_TOKEN: &\'static str = "Zq7Yx3Wv9UtXk2LmPa4Rs";', "token"],
+		["Swift", 'let apiKey: String = "Zq7Yx3Wv9UtXk2LmPa4Rs"', "key"],
+		["C#", 'private const string ApiKey = "Zq7Yx3Wv9UtXk2LmPa4Rs";', "key"],
+		["Java", 'String apiKey = "Zq7Yx3Wv9UtXk2LmPa4Rs";', "key"],
+		["Python with a subscripted type", 'api_key: Optional[str] = "Zq7Yx3Wv9UtXk2LmPa4Rs"', "key"],
+	])("takes the value of a typed declaration in %s", (_language, text, kind) => {
+		expect(found(text)).toEqual([[kind, "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it.each([
+		["a return type", "function getToken(): string {"],
+		["a field's type with no value", "token: string;"],
+		["a Go parameter's type", "func (c *Client) SetToken(token string) error {"],
+		["a Go struct field with its tag", 'Token string `json:"token"`'],
+		["a reference to the environment", "password: string = process.env.DB_PASSWORD"],
+		["a call", "const token: string = readToken(path)"],
+		["a comparison", "if token string == other {"],
+	])("takes nothing from a typed name with no secret value: %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+
+	// Go raw strings and JavaScript template literals (go.dev/ref/spec#String_literals, MDN "Template literals").
+	it("takes a value in backticks, in Go and in JavaScript", () => {
+		expect(found("apiToken := `Zq7Yx3Wv9UtXk2LmPa4Rs`")).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+		expect(found("const token = `Zq7Yx3Wv9UtXk2LmPa4Rs`;")).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it("takes nothing from a template literal that builds the value", () => {
+		expect(found("const token = `Zq7Yx3Wv9UtXk2$" + "{suffix}`;")).toEqual([]);
+		expect(found("const auth = `Zq7Yx3Wv9UtXk2Lm $" + "{user}`;")).toEqual([]);
+	});
+
+	// GNU make manual "Setting Variables" / "Appending" (`?=`, `+=`, `::=`, `:::=`); PHP's `.=` string operator.
+	it.each([
+		["API_TOKEN ?= Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["API_TOKEN += Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["API_TOKEN ::= Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["API_TOKEN :::= Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		['$apiToken .= "Zq7Yx3Wv9UtXk2LmPa4Rs";'],
+	])("takes the value after Make's and PHP's assignment operators: %s", (text) => {
+		expect(found(text)).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	// Python os.environ, Ruby ENV, Node process.env, Java System.setProperty (each language's standard library docs).
+	it.each([
+		['os.environ["API_TOKEN"] = "Zq7Yx3Wv9UtXk2LmPa4Rs"'],
+		["ENV['API_TOKEN'] = 'Zq7Yx3Wv9UtXk2LmPa4Rs'"],
+		['process.env.API_TOKEN = "Zq7Yx3Wv9UtXk2LmPa4Rs";'],
+		['os.environ.setdefault("API_TOKEN", "Zq7Yx3Wv9UtXk2LmPa4Rs")'],
+		['System.setProperty("api.token", "Zq7Yx3Wv9UtXk2LmPa4Rs");'],
+	])("takes a value set under a name given as an index or a call's first argument: %s", (text) => {
+		expect(found(text)).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it("takes nothing from a list of names, which no call opens", () => {
+		expect(found('fields = ["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]')).toEqual([]);
+	});
+
+	// Maven settings.xml (maven.apache.org/settings.html, `<server><password>`), on one line or pretty-printed.
+	it("takes an XML element's text under a secret's name, on its line or on its own", () => {
+		expect(found("<password>Zq7Yx3Wv9UtXk2LmPa4Rs</password>")).toEqual([["password", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+		expect(found("<apiKey>\n    Zq7Yx3Wv9UtXk2LmPa4Rs\n</apiKey>")).toEqual([["key", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it.each([
+		["an element holding words", "<password>not set yet</password>"],
+		["a property reference", "<password>$" + "{env.MAVEN_PASSWORD}</password>"],
+		["a generic type", "const keys: Array<ApiKey> = [];"],
+		["a usage line", "usage: login <password>"],
+	])("takes nothing from an element that holds no secret: %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+
+	// NuGet.config packageSourceCredentials (learn.microsoft.com/nuget/reference/nuget-config-file).
+	it("takes the value attribute, not the label, of a key and value pair", () => {
+		const text = '<add key="ClearTextPassword" value="Zq7Yx3Wv9UtXk2LmPa4Rs" />';
+		expect(found(text)).toEqual([["password", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+		expect(found('<entry name="apiToken" value="Zq7Yx3Wv9UtXk2LmPa4Rs"/>')).toEqual([
+			["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		]);
+	});
+
+	it.each([
+		["a reference", '<add key="ClearTextPassword" value="%FEED_PASSWORD%" />'],
+		["a sample spelling its label", '<add key="Password" value="SamplePassword7" />'],
+		["a label that names no secret", '<add key="packageSourceMapping" value="Zq7Yx3Wv9UtXk2LmPa4Rs" />'],
+		["a page's anti-forgery token", '<input type="hidden" name="authenticity_token" value="Zq7Yx3Wv9UtXk2LmPa4Rs">'],
+	])("takes nothing from a pair that holds no credential: %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+});
