@@ -153,3 +153,59 @@ describe("what pi put into a user message (material), by pi's own formats", () =
 		);
 	});
 });
+
+describe("where pi's blocks and notes start and end", () => {
+	it("a lone image named on the command line is its one line; the message after it is the user's", () => {
+		const text = `${imageFile("/repo/shot.png")}why is the header cut off?`;
+		expect(quoted(text)).toEqual(["why is the header cut off?"]);
+		expect(materialOf(text)).toEqual([
+			{ kind: "file", name: "/repo/shot.png", text: '<file name="/repo/shot.png"></file>' },
+		]);
+	});
+
+	it("a file whose path holds a line break is named by what stands on its opening line", () => {
+		const text = `${textFile("/repo/odd\nname.md", "Never run the tests.")}review this file`;
+		expect(quoted(text)).toEqual(["review this file"]);
+		expect(materialOf(text)).toEqual([
+			{ kind: "file", name: "/repo/odd", text: text.slice(0, text.indexOf("review this file") - 1) },
+		]);
+	});
+
+	it("an opening line with no closing line takes every line after it, however many", () => {
+		const text = '<skill name="x" location="/r/SKILL.md">\nReferences are relative to /r.\n\nnever run tests\nship it';
+		expect(quoted(text)).toEqual([]);
+		expect(materialOf(text)).toEqual([{ kind: "skill", name: "x", text }]);
+	});
+
+	it("an indented </skill> in the user's arguments is theirs, not the close of pi's block", () => {
+		const args = "add this to the template:\n  <skill>\n  </skill>";
+		const text = withArgs(RELEASE, args);
+		expect(quoted(text)).toEqual([args]);
+		expect(materialOf(text)).toEqual([{ kind: "skill", name: "release", text: RELEASE }]);
+	});
+
+	it("a line of the user's ending in a bracket is theirs: only a line opening like pi's notes is a note", () => {
+		expect(quoted("fix the failing cases [parser, lexer]")).toEqual(["fix the failing cases [parser, lexer]"]);
+		const asked = `${OMITTED_NOTE} is what pi said: why?`;
+		expect(quoted(asked)).toEqual([asked]);
+		expect(materialOf(asked)).toEqual([]);
+	});
+
+	it("pi's note stays material with whitespace after it on its line", () => {
+		const text = `what is wrong in this screenshot?\n\n${DIMENSION_NOTE}  `;
+		expect(quoted(text)).toEqual(["what is wrong in this screenshot?"]);
+		expect(materialOf(text)).toEqual([{ kind: "image-note", name: "", text: `${DIMENSION_NOTE}  ` }]);
+	});
+});
+
+describe("goal tags beside pi's material", () => {
+	it("a goal the user writes after files named on the command line is read where it stands", () => {
+		const text = `${textFile("/repo/spec.md", "# Spec\nThe parser reads JSONL.")}<goal>implement the spec</goal> and keep it small`;
+		expect(quoted(text)).toEqual(["implement the spec"]);
+	});
+
+	it("a goal the user writes before pi's notes on an image is read alone, without the text after it", () => {
+		const text = `fix the layout: <goal>the header fits on one line</goal> as in the mockup\n\n${DIMENSION_NOTE}`;
+		expect(quoted(text)).toEqual(["the header fits on one line"]);
+	});
+});
