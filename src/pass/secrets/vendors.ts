@@ -88,6 +88,30 @@ const telegram: Shape = (runs, at) => {
 
 const hasDigit = (body: string) => /\d/.test(body);
 const hasDigitOrUpper = (body: string) => /[0-9A-Z]/.test(body.slice(0, 40));
+/** A random mix of upper and lower case: 5 or more of each (an identifier in camelCase has a few capitals). */
+const mixedCase = (body: string) => body.replace(/[^A-Z]/g, "").length >= 5 && body.replace(/[^a-z]/g, "").length >= 5;
+
+/**
+ * A Slack token: Slack's tokens go on with a number after the prefix (`xoxb-<team>-…`, `xapp-1-…`, `xoxe-1-…`), so a
+ * word after it (`xoxo-indieweb` in a file name, `xoxb-your-token`) is not one. Reads one character: a run of
+ * prefixes costs one read of the run.
+ */
+const slack: Shape = (runs, at, bodyAt) => {
+	const end = runs.end(SLACK_BODY, bodyAt);
+	return end - bodyAt >= 4 && isIn(DIGITS, runs.text, bodyAt) && endsWord(runs.text, end)
+		? { start: at, end }
+		: undefined;
+};
+
+/** A legacy Slack workspace token (`xoxa-`, `xoxr-`): a number first, or 8 to 48 letters and digits holding a digit. */
+const slackWorkspace: Shape = (runs, at, bodyAt) => {
+	const numbered = slack(runs, at, bodyAt);
+	if (numbered !== undefined) return numbered;
+	const end = runs.end(ALNUM, bodyAt);
+	const length = end - bodyAt;
+	if (length < 8 || length > 48 || !endsWord(runs.text, end)) return undefined;
+	return hasDigit(runs.text.slice(bodyAt, end)) ? { start: at, end } : undefined;
+};
 
 /**
  * The vendors. Prefixes and lengths from each vendor's documentation, gitleaks' published rules and secretlint's
@@ -98,11 +122,8 @@ const VENDORS: readonly Vendor[] = [
 	{ kind: "anthropic key", prefixes: ["sk-ant-"], shape: run(URL_SAFE, 4) },
 	{ kind: "openai key", prefixes: ["sk-proj-", "sk-svcacct-", "sk-admin-"], shape: run(URL_SAFE, 4) },
 	{ kind: "openai key", prefixes: ["sk-"], shape: run(BASE62, 16, Number.POSITIVE_INFINITY, hasDigit) },
-	{
-		kind: "slack token",
-		prefixes: ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xapp-"],
-		shape: run(SLACK_BODY, 4),
-	},
+	{ kind: "slack token", prefixes: ["xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxs-", "xapp-"], shape: slack },
+	{ kind: "slack token", prefixes: ["xoxa-", "xoxr-"], shape: slackWorkspace },
 	{ kind: "slack webhook", prefixes: ["https://hooks.slack.com/services/"], shape: run(WEBHOOK_PATH, 4) },
 	{
 		kind: "discord webhook",
@@ -133,7 +154,8 @@ const VENDORS: readonly Vendor[] = [
 	{ kind: "stripe key", prefixes: ["sk_live_", "sk_test_", "rk_live_", "rk_test_"], shape: run(BASE62, 16) },
 	{ kind: "google api key", prefixes: ["AIza"], shape: run(URL_SAFE, 35, 35) },
 	{ kind: "google access token", prefixes: ["ya29."], shape: run(URL_SAFE, 20) },
-	{ kind: "huggingface token", prefixes: ["hf_"], shape: run(LETTERS, 30) },
+	// Hugging Face: 34 letters, upper and lower case mixed at random (gitleaks huggingface.go: `hf_[a-zA-Z]{34}`).
+	{ kind: "huggingface token", prefixes: ["hf_"], shape: run(LETTERS, 34, 34, mixedCase) },
 	{ kind: "digitalocean token", prefixes: ["dop_v1_", "doo_v1_", "dor_v1_"], shape: run(HEX, 64, 64) },
 	{ kind: "docker token", prefixes: ["dckr_pat_"], shape: run(URL_SAFE, 20) },
 	{ kind: "pypi token", prefixes: ["pypi-AgEIcHlwaS5vcmc"], shape: run(URL_SAFE, 50) },

@@ -80,14 +80,13 @@ describe("vendorSpans: a token's bounds", () => {
 		expect(found("ghp_abc is not a token")).toEqual([]);
 		expect(found(`glpat-${of(MIXED, 19)}`)).toEqual([]);
 		expect(found(`sk_live_${of(MIXED, 15)}`)).toEqual([]);
-		expect(found(`hf_${of(LETTERS_ONLY, 29)}`)).toEqual([]);
+		expect(found(`hf_${of(LETTERS_ONLY, 33)}`)).toEqual([]);
 		expect(found(`dop_v1_${LOWER_HEX}${LOWER_HEX.slice(1)}`)).toEqual([]);
 		expect(found(`dop_v1_${LOWER_HEX.toUpperCase()}${LOWER_HEX.toUpperCase()}`)).toEqual([]);
 		expect(found("AKIAiosfodnn7example")).toEqual([]);
 	});
 
 	it("finds a body of exactly the vendor's least length, and none a character shorter", () => {
-		expect(found(`hf_${of(LETTERS_ONLY, 30)}`)).toEqual([["huggingface token", `hf_${of(LETTERS_ONLY, 30)}`]]);
 		expect(found(`glpat-${of(MIXED, 20)}`)).toEqual([["gitlab token", `glpat-${of(MIXED, 20)}`]]);
 		expect(found("AKIAIOSF7EXA")).toEqual([["aws access key id", "AKIAIOSF7EXA"]]);
 		expect(found("AKIAIOSF7EX")).toEqual([]);
@@ -220,5 +219,37 @@ describe("vendorSpans: Telegram bot tokens", () => {
 	it("asks exactly 35 characters after the colon", () => {
 		expect(found(`123456789:${TELEGRAM_BODY.slice(0, -1)}`)).toEqual([]);
 		expect(found(`123456789:${TELEGRAM_BODY}x`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Hugging Face tokens and identifiers after hf_", () => {
+	// gitleaks huggingface.go: hf_ and exactly 34 letters; a real token's letters are upper and lower case at random.
+	it("takes hf_ and 34 letters of mixed case", () => {
+		expect(found(`hf_${of(LETTERS_ONLY, 34)}`)).toEqual([["huggingface token", `hf_${of(LETTERS_ONLY, 34)}`]]);
+	});
+
+	it("takes no Objective-C selector after hf_: longer than 34 letters, or a camelCase name of few capitals", () => {
+		expect(found("- (id)hf_requiredCharacteristicTypesForDisplayMetadata;")).toEqual([]);
+		expect(found("[self hf_setShouldRequireAuthenticationFor:x]")).toEqual([]);
+		expect(found(`hf_${"abcdefghij".repeat(4).slice(0, 34)}`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Slack tokens and words after xox", () => {
+	// Slack's token types (api.slack.com/authentication/token-types): a number follows the prefix.
+	it("takes no word after a Slack prefix: a file name in a URL, a placeholder", () => {
+		expect(found("https://indieweb.org/images/3/35/2018-250-xoxo-indieweb-1.jpg")).toEqual([]);
+		expect(found("SLACK_BOT_TOKEN=xoxb-your-bot-token")).toEqual([]);
+	});
+
+	it("takes a token whose prefix a number follows", () => {
+		const token = `xoxo-1234-5678-9012-${LOWER_HEX}`;
+		expect(found(`${token} x`)).toEqual([["slack token", token]]);
+		expect(found("xoxe-1-Ab3dE6gH9jK2")).toEqual([["slack token", "xoxe-1-Ab3dE6gH9jK2"]]);
+	});
+
+	it("takes a legacy workspace token of 8 to 48 letters and digits after xoxa- or xoxr-", () => {
+		expect(found(`xoxr-${of(MIXED, 30)}`)).toEqual([["slack token", `xoxr-${of(MIXED, 30)}`]]);
+		expect(found("xoxa-abcdefghij")).toEqual([]);
 	});
 });
