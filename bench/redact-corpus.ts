@@ -216,6 +216,61 @@ const KINDS: readonly Kind[] = [
 		make: (r) => url(`const bot = new Telegraf("${chars(r, DIGITS, 9)}:`, `AA${chars(r, URL_SAFE, 33)}`, '");'),
 	},
 	{ kind: "google oauth access token", make: (r) => token("ya29.", `a0A${chars(r, URL_SAFE, 170)}`) },
+	// Vendor tokens CLIs print bare, each in its documented form: Vault's token docs and gitleaks hashicorp_vault.go;
+	// docs.doppler.com "Auth Token Formats"; the rest gitleaks' rule files (cmd/generate/config/rules/<vendor>.go).
+	{ kind: "vault service token", make: (r) => token("hvs.", `CAESI${chars(r, URL_SAFE, 90)}`) },
+	{ kind: "vault batch token", make: (r) => token("hvb.", `AAAAAQ${chars(r, URL_SAFE, 140)}`) },
+	{ kind: "vault legacy token", make: (r) => named("VAULT_TOKEN=s.", chars(r, BASE62, 24)) },
+	{ kind: "doppler personal token", make: (r) => token("dp.pt.", chars(r, BASE62, 43)) },
+	{ kind: "doppler service token", make: (r) => token("dp.st.prd.", chars(r, BASE62, 43)) },
+	{ kind: "heroku token", make: (r) => token("HRKU-AA", chars(r, URL_SAFE, 58)) },
+	{ kind: "planetscale password", make: (r) => token("pscale_pw_", chars(r, URL_SAFE, 43)) },
+	{ kind: "sentry user token", make: (r) => token("sntryu_", chars(r, HEX, 64)) },
+	{
+		kind: "sentry org token",
+		make: (r) => {
+			const claims = Buffer.from(
+				`{"iat":1700000000.0,"url":"https://sentry.io","region_url":"https://us.sentry.io","org":"dev"}`,
+			);
+			const body = chars(r, BASE62, 43);
+			return { text: `sntrys_${claims.toString("base64").replace(/=+$/, "")}_${body}`, body };
+		},
+	},
+	{ kind: "grafana service account token", make: (r) => token("glsa_", `${chars(r, BASE62, 32)}_${chars(r, HEX, 8)}`) },
+	{ kind: "grafana cloud token", make: (r) => token("glc_", chars(r, BASE62, 48)) },
+	{ kind: "gitlab ci job token", make: (r) => token("glcbt-64_", chars(r, BASE62, 20)) },
+	{ kind: "stripe webhook secret", make: (r) => token("whsec_", chars(r, BASE62, 32)) },
+	{ kind: "postman key", make: (r) => token("PMAK-", `${chars(r, HEX, 24)}-${chars(r, HEX, 34)}`) },
+	{ kind: "new relic key", make: (r) => token("NRAK-", chars(r, `${UPPER}${DIGITS}`, 27)) },
+	{ kind: "notion token", make: (r) => token("ntn_", `${chars(r, DIGITS, 11)}${chars(r, BASE62, 35)}`) },
+	{ kind: "pulumi token", make: (r) => token("pul-", chars(r, HEX, 40)) },
+	{ kind: "perplexity key", make: (r) => token("pplx-", chars(r, BASE62, 48)) },
+	{ kind: "huggingface org token", make: (r) => token("api_org_", chars(r, `${UPPER}${LOWER}`, 34)) },
+	{ kind: "sourcegraph token", make: (r) => token("sgp_", `${chars(r, HEX, 16)}_${chars(r, HEX, 40)}`) },
+	{ kind: "brevo key", make: (r) => token("xkeysib-", `${chars(r, HEX, 64)}-${chars(r, BASE62, 16)}`) },
+	{ kind: "age secret key", make: (r) => token("AGE-SECRET-KEY-1", chars(r, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)) },
+	{ kind: "fly token", make: (r) => token("fo1_", chars(r, URL_SAFE, 43)) },
+	{ kind: "fly macaroon", make: (r) => named("FLY_API_TOKEN=FlyV1 fm2_", `lJPE${chars(r, BASE64, 200)}`) },
+	{
+		kind: "terraform cloud token",
+		make: (r) => {
+			const body = chars(r, URL_SAFE, 66);
+			return { text: `${chars(r, BASE62, 14)}.atlasv1.${body}`, body };
+		},
+	},
+	{ kind: "databricks token", make: (r) => token("dapi", chars(r, HEX, 32)) },
+	{ kind: "twilio api key", make: (r) => token("SK", chars(r, HEX, 32)) },
+	{ kind: "openshift token", make: (r) => token("sha256~", chars(r, URL_SAFE, 43)) },
+	{ kind: "square token", make: (r) => token("sq0csp-", chars(r, URL_SAFE, 43)) },
+	{
+		kind: "1password secret key",
+		make: (r) => {
+			const a = `${UPPER}${DIGITS}`;
+			const body = `${chars(r, a, 11)}-${chars(r, a, 5)}-${chars(r, a, 5)}-${chars(r, a, 5)}`;
+			return { text: `A3-${chars(r, a, 6)}-${body}`, body };
+		},
+	},
+	{ kind: "aws bedrock key", make: (r) => token("ABSKQmVkcm9ja0FQSUtleS", chars(r, BASE64, 120)) },
 ];
 
 function token(prefix: string, body: string): Omit<Planted, "kind"> {

@@ -56,6 +56,14 @@ describe("secrets in the forms people write them (issue 27)", () => {
 		["a zero-width space after the prefix", `ghp_\u200b${TOKEN.slice(4)}`],
 		["JSON \\u escapes", `\\u0067\\u0068\\u0070_${TOKEN.slice(4)}`],
 		["percent escapes", `${TOKEN.slice(0, 3)}%5F${TOKEN.slice(4)}`],
+		// What CLIs print bare (vault token create, doppler configs tokens create, heroku auth:token, pscale password
+		// create, fly tokens create): forms from Vault's and Doppler's docs and gitleaks' rule files.
+		["a Vault service token", `hvs.CAESI${SECRET.repeat(5)}`],
+		["a Doppler service token", `dp.st.prd.${SECRET.repeat(2)}Ab3`],
+		["a Heroku token", `HRKU-AA${SECRET.repeat(2)}Ab3dE6gH9jK2mN5pQ8`],
+		["a PlanetScale password", `pscale_pw_${SECRET.repeat(2)}`],
+		["a Fly.io token", `fo1_${SECRET.repeat(2)}Ab3`],
+		["a Terraform Cloud token", `Ab3dE6gH9jK2mN.atlasv1.${SECRET.repeat(3)}Ab3dE6`],
 	])("%s", async (_, line) => {
 		const out = await redacted(`see ${line} here`);
 		expect(out).toMatch(/^see \[redacted: [a-z ]+\] here$/);

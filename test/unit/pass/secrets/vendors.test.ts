@@ -61,6 +61,68 @@ describe("vendorSpans: each vendor's token, in its documented form", () => {
 	])("finds a %s whole among words", (kind, token) => {
 		expect(found(`here: ${token} (end)`)).toEqual([[kind, token]]);
 	});
+
+	// Each form from the vendor's documentation or gitleaks' rule file (cmd/generate/config/rules/<file>.go) named.
+	it.each([
+		// Vault's token docs and gitleaks hashicorp_vault.go: hvs./hvr. 90 or more, hvb. 138 or more, legacy s. and 24.
+		["vault token", `hvs.CAESI${of(MIXED, 91)}`],
+		["vault token", `hvr.${of(MIXED, 90)}`],
+		["vault token", `hvb.AAAAAQ${of(MIXED, 140)}`],
+		["vault token", `s.${of(MIXED, 24)}`],
+		// docs.doppler.com "Auth Token Formats": 40-44 letters and digits; a service token may name its config.
+		["doppler token", `dp.pt.${of(MIXED, 43)}`],
+		["doppler token", `dp.ct.${of(MIXED, 40)}`],
+		["doppler token", `dp.sa.${of(MIXED, 44)}`],
+		["doppler token", `dp.scim.${of(MIXED, 43)}`],
+		["doppler token", `dp.audit.${of(MIXED, 43)}`],
+		["doppler token", `dp.st.prd.${of(MIXED, 43)}`],
+		["doppler token", `dp.st.${of(MIXED, 43)}`],
+		["heroku token", `HRKU-AA${of(MIXED, 58)}`], // gitleaks heroku.go
+		["planetscale token", `pscale_pw_${of(MIXED, 43)}`], // gitleaks planetscale.go
+		["planetscale token", `pscale_tkn_${of(MIXED, 32)}`],
+		["planetscale token", `pscale_oauth_${of(MIXED, 64)}`],
+		// gitleaks sentry.go (and Sentry's RFC 0091): an org token is base64 of its claims, `_`, 43 base64.
+		["sentry token", `sntrys_eyJpYXQiOjE3M${of(MIXED, 60)}_${of(MIXED, 43)}`],
+		["sentry token", `sntryu_${LOWER_HEX}${LOWER_HEX}`],
+		["grafana token", `glsa_${of(MIXED, 32)}_${LOWER_HEX.slice(0, 8)}`], // gitleaks grafana.go
+		["grafana token", `glc_${of(MIXED, 48)}==`],
+		["grafana token", `eyJrIjoi${of(MIXED, 72)}`],
+		["gitlab token", `glcbt-64_${of(MIXED, 20)}`], // gitleaks gitlab.go
+		["gitlab token", `gloas-${of(MIXED, 64)}`],
+		["gitlab token", `glffct-${of(MIXED, 20)}`],
+		["gitlab token", `GR1348941${of(MIXED, 20)}`],
+		["stripe webhook secret", `whsec_${of(MIXED, 32)}`], // Stripe's webhook docs
+		["stripe key", `sk_prod_${of(MIXED, 24)}`], // gitleaks stripe.go
+		["postman key", `PMAK-${LOWER_HEX.slice(0, 24)}-${LOWER_HEX}ab`], // gitleaks postman.go
+		["new relic key", `NRAK-${of(MIXED, 27)}`], // gitleaks newrelic.go
+		["new relic key", `NRJS-${LOWER_HEX.slice(0, 19)}`],
+		["new relic key", `NRII-${of(MIXED, 32)}`],
+		["notion token", `ntn_40417361827${of(MIXED, 35)}`], // gitleaks notion.go
+		["pulumi token", `pul-${LOWER_HEX}12345678`], // gitleaks pulumi.go
+		["perplexity key", `pplx-${of(MIXED, 48)}`], // gitleaks perplexity.go
+		["huggingface token", `api_org_${of(LETTERS_ONLY, 34)}`], // gitleaks huggingface.go
+		["sourcegraph token", `sgp_${LOWER_HEX.slice(0, 16)}_${LOWER_HEX}12345678`], // gitleaks sourcegraph.go
+		["sourcegraph token", `sgp_local_${LOWER_HEX}12345678`],
+		["sourcegraph token", `sgp_${LOWER_HEX}12345678`],
+		["brevo key", `xkeysib-${LOWER_HEX}${LOWER_HEX}-${of(MIXED, 16)}`], // gitleaks sendinblue.go
+		["age secret key", `AGE-SECRET-KEY-1${of("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)}`], // age's spec; gitleaks age.go
+		["fly token", `fo1_${of(MIXED, 43)}`], // fly.io/docs/security/tokens; gitleaks flyio.go
+		["fly token", `fm2_${of(MIXED, 120)}==`],
+		["fly token", `fm1r_${of(MIXED, 110)}`],
+		["terraform token", `Ab3dE6gH9jK2mN.atlasv1.${of(MIXED, 66)}`], // gitleaks hashicorp.go
+		["databricks token", `dapi${LOWER_HEX}`], // gitleaks databricks.go
+		["databricks token", `dapi${LOWER_HEX}-2`],
+		["twilio api key", `SK${LOWER_HEX}`], // gitleaks twilio.go
+		["openshift token", `sha256~${of(MIXED, 43)}`], // gitleaks openshift.go
+		["square token", `sq0atp-${of(MIXED, 22)}`], // gitleaks square.go
+		["square token", `sq0csp-${of(MIXED, 43)}`],
+		["1password secret key", "A3-Q7ZK2M-W9X4RT8LP3N-5VB2C-8DF6G-H1JK4"], // gitleaks 1password.go
+		["1password secret key", "A3-Q7ZK2M-W9X4RT-8LP3N-5VB2C-8DF6G-H1JK4"],
+		["aws bedrock key", `ABSKQmVkcm9ja0FQSUtleS${of(MIXED, 110)}=`], // gitleaks aws.go
+		["aws bedrock key", `bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t${of(MIXED, 40)}`],
+	])("finds a %s whole among words: %s", (kind, token) => {
+		expect(found(`here: ${token} (end)`)).toEqual([[kind, token]]);
+	});
 });
 
 describe("vendorSpans: a token's bounds", () => {
@@ -251,5 +313,39 @@ describe("vendorSpans: Slack tokens and words after xox", () => {
 	it("takes a legacy workspace token of 8 to 48 letters and digits after xoxa- or xoxr-", () => {
 		expect(found(`xoxr-${of(MIXED, 30)}`)).toEqual([["slack token", `xoxr-${of(MIXED, 30)}`]]);
 		expect(found("xoxa-abcdefghij")).toEqual([]);
+	});
+});
+
+describe("vendorSpans: short or word-like prefixes ask the body's exact length and alphabet", () => {
+	it.each([
+		"a pul-request",
+		`pul-${LOWER_HEX}1234567`,
+		"see dapi_docs and dapi-reference",
+		`dapi${LOWER_HEX.slice(1)}`,
+		"SKIP the SKU SK-42",
+		`SK${LOWER_HEX}0`,
+		"A3-sized paper, A3-ABCDEF-12345",
+		"s.getElementsByClassName() and this.s.x",
+		`s.${"abcdefghij".repeat(3).slice(0, 24)}`,
+		`sha256~${of(MIXED, 42)}`,
+		"dp.st.dev.short",
+		`dp.st.Prd.${of(MIXED, 43)}`,
+		`dp.pt.${of(MIXED, 45)}`,
+		"NRAK-1234",
+		`ntn_1234${of(MIXED, 42)}`,
+		`fo1_${of(MIXED, 42)}`,
+		`x.atlasv1.${of(MIXED, 66)}`,
+		`Ab3dE6gH9jK2mN.atlasv1.${of(MIXED, 59)}`,
+	])("takes nothing in %s", (text) => {
+		expect(found(text)).toEqual([]);
+	});
+
+	it("reads a Terraform token back from .atlasv1. even where its 14 characters end in s", () => {
+		const token = `Ab3dE6gH9jK2ms.atlasv1.${of(MIXED, 66)}`;
+		expect(found(`"token": "${token}"`)).toEqual([["terraform token", token]]);
+	});
+
+	it("takes no Terraform token whose first part is longer than 14", () => {
+		expect(found(`Ab3dE6gH9jK2mNx.atlasv1.${of(MIXED, 66)}`)).toEqual([]);
 	});
 });
