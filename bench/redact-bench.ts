@@ -262,6 +262,11 @@ const REPEATED_PREFIXES = [
 	"<password>",
 	"<password>\n",
 	'key="a" value="',
+	"name: TOKEN\n  value: ",
+	"<key>TOKEN</key><string>",
+	"ENV TOKEN ",
+	"pw ",
+	"pw>",
 ];
 
 /**

@@ -35,12 +35,15 @@ class Scan {
 /**
  * A name that may hold a secret and what stands between it and its value: `NAME=`, `NAME: `, `"name": "`,
  * `Authorization: Bearer `, Make's and PHP's `?=`, `+=`, `::=`, `:::=`, `.=`, an indexed `env["NAME"] = `, a Go or JS
- * backtick, a call's `("NAME", "`, an XML element's `<name>`, an attribute pair's `name" value="`, and a blank that
- * may start a type (`var apiToken string = `). Found by its last word, so the scan is fast; the whole name is read
- * back in code. Groups: 1 the assignment's operator, 2 a call's `,`, 3 an element's `>`, 4 a pair's `value=`.
+ * backtick, a call's `("NAME", "`, an XML element's `<name>`, an attribute pair's `name" value="`, an env list's
+ * `NAME", "value": "` (JSON) or `NAME\n  value: ` (YAML), a plist's `NAME</key><string>`, and a blank that may start a
+ * type (`var apiToken string = `). Found by its last word, so the scan is fast; the whole name is read back in code.
  */
 const ASSIGNMENT =
-	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:[?"']?\]?[ \t]{0,3}(:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(["'][ \t]{0,3},[ \t]{0,3}["'])|(>)|(["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|[ \t]{1,3}(?=[A-Za-z_&*[]))/gi;
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:[?"']?\]?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>)|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|[ \t]{1,3}(?=[A-Za-z_&*[]))/gi;
+
+/** What stands before the name of an env list's entry: `"name": "`, `"Key": "` (JSON) or `- name: ` (YAML). */
+const PAIR_NAME = /(?:name|key)["']?[ \t]{0,3}:[ \t]{0,3}["']?$/i;
 
 /**
  * A type between a name and its value, then ` = `: `: string = `, `: &'static str = `, Go's `string = `, `[]byte = `,
@@ -51,8 +54,12 @@ const ASSIGNMENT =
 const TYPE_THEN_EQUALS =
 	/(?:&(?:'[a-z]{1,12}[ \t]{1,3})?|\*|\[\])?[A-Za-z_][\w.]{0,40}(?:<[\w., <>[\]]{0,60}>|\[[\w., |[\]]{0,60}\])?(?:\[\])?\??[ \t]{1,3}=(?![=>~])[ \t]{0,3}[`"']?/y;
 
-/** An attribute named `key` or `name` whose value is a label: the `value` attribute after it holds what it names. */
-const LABEL_THEN_VALUE = /["'][ \t]{1,3}value[ \t]{0,3}=/y;
+/**
+ * After a `key` or `name` whose value is a label, what says that the value it names comes next: a `value` attribute,
+ * an env list's `value` key, a plist's `</key>`. The label is no secret; its own last word anchors the pair.
+ */
+const LABEL_THEN_VALUE =
+	/["'][ \t]{1,3}value[ \t]{0,3}=|["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:|<\/key>/iy;
 
 /** The words of a page form's anti-forgery token (`authenticity_token`, `csrf_token`): served to every visitor. */
 const FORM_TOKEN_WORDS = new Set(["authenticity", "csrf", "xsrf", "csrfmiddlewaretoken"]);
@@ -87,17 +94,20 @@ function afterSpace(text: string, from: number, max: number): number {
 function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: number): number {
 	const text = scan.text;
 	const end = m.index + m[0].length;
-	if (m[1] === ":") {
+	const form = m.groups ?? {};
+	if (form.op === ":") {
 		const typed = afterType(text, afterSpace(text, text.indexOf(":", wordEnd) + 1, 24));
 		return typed < 0 ? end : typed;
 	}
-	if (m[1] !== undefined || m[4] !== undefined) return end;
-	if (m[2] !== undefined) {
+	if (form.op !== undefined || form.attribute !== undefined) return end;
+	if (form.pair !== undefined) return PAIR_NAME.test(text.slice(Math.max(0, nameStart - 20), nameStart)) ? end : -1;
+	if (form.plist !== undefined) return text.endsWith("<key>", nameStart) ? end : -1;
+	if (form.call !== undefined) {
 		let open = nameStart - 2;
 		while (open >= 0 && nameStart - open < 6 && (text.charAt(open) === " " || text.charAt(open) === "\t")) open--;
 		return text.charAt(open) === "(" ? end : -1;
 	}
-	if (m[3] !== undefined) {
+	if (form.element !== undefined) {
 		if (text.charAt(nameStart - 1) !== "<") return -1;
 		const from = afterSpace(text, end, 80);
 		const close = afterSpace(text, scan.valueEnd(from), 80);
@@ -121,16 +131,18 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		if (start < 0) continue;
 		const end = scan.valueEnd(start);
 		if (end === start || text.charAt(end) === "(") continue;
-		// `key="ClearTextPassword" value="…"`: the label names the value, and is no secret itself.
+		// `key="ClearTextPassword" value="…"`: the label names the value, and is no secret itself. The scan goes on
+		// inside it, so the label's last word anchors the pair.
 		LABEL_THEN_VALUE.lastIndex = end;
-		if ((name === "key" || name === "name") && LABEL_THEN_VALUE.test(text)) continue;
+		if (/^(?:key|name)$/i.test(name) && LABEL_THEN_VALUE.test(text)) continue;
 		// A template literal (`\`Bearer ${token}\``) is code that builds the value, not the value.
 		if (text.charAt(start - 1) === "`" && text.slice(start, text.indexOf("`", start) + 1 || end).includes("${"))
 			continue;
 		// The value is judged once and the scan goes on after it, taken or not: `key=key=key=…` is read once.
 		anchor.lastIndex = Math.max(anchor.lastIndex, end);
 		const value = text.slice(start, end);
-		if ((m[3] !== undefined || m[4] !== undefined) && isMarkupSample(name, value)) continue;
+		const markup = m.groups?.element ?? m.groups?.attribute ?? m.groups?.plist;
+		if (markup !== undefined && isMarkupSample(name, value)) continue;
 		const kind = assignedKind(name, value);
 		if (kind !== undefined) into.push({ start, end, kind });
 	}
@@ -220,8 +232,11 @@ function* shortFlags(scan: Scan, into: SecretSpan[]): Steps {
 	}
 }
 
-/** `export NAME VALUE`, `setenv NAME VALUE`, `aws configure set NAME VALUE`: a secret name, a blank, its value. */
-const SET_COMMAND = /\b(?:export|setenv|set)[ \t]+([A-Za-z_/][A-Za-z0-9_./:-]{0,80})[ \t]+/g;
+/**
+ * `export NAME VALUE`, `setenv NAME VALUE`, `aws configure set NAME VALUE`, a Dockerfile's `ENV NAME VALUE` (its
+ * older form): a secret name, a blank, its value.
+ */
+const SET_COMMAND = /\b(?:export|setenv|set|ENV)[ \t]+([A-Za-z_/][A-Za-z0-9_./:-]{0,80})[ \t]+/g;
 
 function* setCommands(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;

@@ -333,6 +333,32 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		]);
 	});
 
+	// Kubernetes container env (kubernetes.io/docs/tasks/inject-data-application/define-environment-variable-container),
+	// an ECS task definition's environment and AWS tags (docs.aws.amazon.com), an Info.plist (developer.apple.com).
+	it.each([
+		["a Kubernetes env list", "env:\n  - name: API_TOKEN\n    value: Zq7Yx3Wv9UtXk2LmPa4Rs", "token"],
+		["an ECS task definition", '{"name": "DB_PASSWORD", "value": "Zq7Yx3Wv9UtXk2LmPa4Rs"}', "password"],
+		["an AWS tag list", '{"Key": "API_TOKEN", "Value": "Zq7Yx3Wv9UtXk2LmPa4Rs"}', "token"],
+		["a property list", "<key>API_TOKEN</key>\n\t<string>Zq7Yx3Wv9UtXk2LmPa4Rs</string>", "token"],
+	])("takes the value an entry's name labels: %s", (_name, text, kind) => {
+		expect(found(text)).toEqual([[kind, "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it.each([
+		["a plain env name", "  - name: LOG_LEVEL\n    value: Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["a value taken from a Secret", "  - name: API_TOKEN\n    valueFrom:\n      secretKeyRef:"],
+		["a plain plist key", "<key>CFBundleName</key>\n<string>Zq7Yx3Wv9UtXk2LmPa4Rs</string>"],
+		["a list of names", "API_TOKEN, value: Zq7Yx3Wv9UtXk2LmPa4Rs"],
+	])("takes nothing from an entry whose name labels no secret: %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+
+	// Dockerfile reference, ENV: "ENV <key> <value>" is the older form, still read.
+	it("takes the value of a Dockerfile's older ENV form, but no path", () => {
+		expect(found("ENV API_TOKEN Zq7Yx3Wv9UtXk2LmPa4Rs")).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+		expect(found("ENV PATH /usr/local/bin:$PATH")).toEqual([]);
+	});
+
 	it.each([
 		["a reference", '<add key="ClearTextPassword" value="%FEED_PASSWORD%" />'],
 		["a sample spelling its label", '<add key="Password" value="SamplePassword7" />'],
