@@ -267,6 +267,8 @@ const REPEATED_PREFIXES = [
 	"ENV TOKEN ",
 	"pw ",
 	"pw>",
+	"\npw  a",
+	"pw  ",
 ];
 
 /**

@@ -2,7 +2,7 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { AUTHORITY_END, charClass, isIn, NAME, runStart, stopAt, VALUE_END } from "./chars.js";
+import { AUTHORITY_END, charClass, isIn, NAME, runEnd, runStart, stopAt, VALUE_END } from "./chars.js";
 import { assignedKind, nameStrength, nameWords } from "./names.js";
 import { type Finder, findAll, type SecretSpan, type Steps } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
@@ -36,11 +36,12 @@ class Scan {
  * A name that may hold a secret and what stands between it and its value: `NAME=`, `NAME: `, `"name": "`,
  * `Authorization: Bearer `, Make's and PHP's `?=`, `+=`, `::=`, `:::=`, `.=`, an indexed `env["NAME"] = `, a Go or JS
  * backtick, a call's `("NAME", "`, an XML element's `<name>`, an attribute pair's `name" value="`, an env list's
- * `NAME", "value": "` (JSON) or `NAME\n  value: ` (YAML), a plist's `NAME</key><string>`, and a blank that may start a
- * type (`var apiToken string = `). Found by its last word, so the scan is fast; the whole name is read back in code.
+ * `NAME", "value": "` (JSON) or `NAME\n  value: ` (YAML), a plist's `NAME</key><string>`, and blanks that may start a
+ * type (`var apiToken string = `) or a table's value column (`password    …`, as `vault kv get` prints). Found by its
+ * last word, so the scan is fast; the whole name is read back in code.
  */
 const ASSIGNMENT =
-	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:[?"']?\]?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>)|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|[ \t]{1,3}(?=[A-Za-z_&*[]))/gi;
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:[?"']?\]?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>)|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{1,40})(?=\S))/gi;
 
 /** What stands before the name of an env list's entry: `"name": "`, `"Key": "` (JSON) or `- name: ` (YAML). */
 const PAIR_NAME = /(?:name|key)["']?[ \t]{0,3}:[ \t]{0,3}["']?$/i;
@@ -113,7 +114,21 @@ function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: 
 		const close = afterSpace(text, scan.valueEnd(from), 80);
 		return text.startsWith("</", close) ? from : -1;
 	}
-	return afterType(text, end);
+	const typed = afterType(text, end);
+	return typed >= 0 || (form.blank ?? "").length < 2 || !isTableRow(scan, nameStart, end) ? typed : end;
+}
+
+/**
+ * A row of a two-column table, `name   value` alone on its line (`vault kv get`, `vault token lookup`): only blanks
+ * before the name, two or more between, none but blanks after the value.
+ */
+function isTableRow(scan: Scan, nameStart: number, from: number): boolean {
+	const text = scan.text;
+	const lineStart = runStart(BLANK, text, nameStart, 40);
+	if (lineStart > 0 && text.charAt(lineStart - 1) !== "\n") return false;
+	const end = scan.valueEnd(from);
+	const rest = runEnd(BLANK, text, end);
+	return end > from && (rest === text.length || text.charAt(rest) === "\n" || text.charAt(rest) === "\r");
 }
 
 /** Secrets assigned to names that hold them: the whole value, whatever its length. */
@@ -147,6 +162,9 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		if (kind !== undefined) into.push({ start, end, kind });
 	}
 }
+
+/** The blanks of a line. */
+const BLANK = charClass(" \t");
 
 /** What ends an unquoted shell word: a blank, a quote, an operator (`mysql -p&` runs mysql in the background). */
 const SHELL_WORD_END = charClass("\u0000-\u0020\"'&;|<>()");

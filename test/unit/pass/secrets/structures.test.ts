@@ -353,6 +353,21 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		expect(found(text)).toEqual([]);
 	});
 
+	// HashiCorp Vault's CLI prints a secret's fields as a two-column table (developer.hashicorp.com/vault/docs/commands/kv/get).
+	it("takes the value column of a table row under a secret's name, as `vault kv get` prints it", () => {
+		const text =
+			"====== Data ======\nKey         Value\n---         -----\npassword    Zq7Yx3Wv9UtXk2LmPa4Rs\nttl         768h";
+		expect(found(text)).toEqual([["password", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it.each([
+		["a help line's description", "  token       The token to send (Zq7Yx3Wv9UtXk2LmPa4Rs)"],
+		["a name after other words", "the token    Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["a row of a name of no secret", "token_duration    768h"],
+	])("takes nothing from a line that is no name and value row: %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+
 	// Dockerfile reference, ENV: "ENV <key> <value>" is the older form, still read.
 	it("takes the value of a Dockerfile's older ENV form, but no path", () => {
 		expect(found("ENV API_TOKEN Zq7Yx3Wv9UtXk2LmPa4Rs")).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
