@@ -2,7 +2,7 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { AUTHORITY_END, charClass, isIn, NAME, runEnd, runStart, stopAt, VALUE_END } from "./chars.js";
+import { AUTHORITY_END, charClass, isIn, NAME, runEnd, runStart, stopAt, VALUE_END, WORD } from "./chars.js";
 import { assignedKind, nameStrength, nameWords } from "./names.js";
 import { type Finder, findAll, type SecretSpan, type Steps } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
@@ -41,19 +41,28 @@ class Scan {
  * last word, so the scan is fast; the whole name is read back in code.
  */
 const ASSIGNMENT =
-	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:[?"']?\]?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>)|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{1,40})(?=\S))/gi;
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(?<optional>\?)|(?<index>["']\])|["'])?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>)|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{1,40})(?=\S))/gi;
+
+/**
+ * The calls that set or read a setting by its name, a default or a value after it: `os.Setenv`, `System.setProperty`,
+ * `os.environ.setdefault`, `os.getenv`, `ENV.fetch`, `map.put`, `headers.set`, `localStorage.setItem`. Other calls
+ * (`field_serializer('password', 'password_bytes')`) and tuples list names.
+ */
+const SETTING_CALL =
+	/^(?:set|put|get|fetch|setenv|putenv|getenv|setdefault|setproperty|getproperty|setitem|getenvordefault)$/i;
 
 /** What stands before the name of an env list's entry: `"name": "`, `"Key": "` (JSON) or `- name: ` (YAML). */
 const PAIR_NAME = /(?:name|key)["']?[ \t]{0,3}:[ \t]{0,3}["']?$/i;
 
 /**
  * A type between a name and its value, then ` = `: `: string = `, `: &'static str = `, Go's `string = `, `[]byte = `,
- * `Option<String> = `, Python's `Optional[str] = `. A blank must stand before the `=` (so a YAML value holding `=` is
- * not read as a type), and `==`, `=>`, `=~` are no assignment. Every run is bounded: read at one place, it costs a few
- * characters at most.
+ * `Option<String> = `, Python's `Optional[str] = `, then the quote that opens a literal: in a typed language a value
+ * not quoted is an expression (`var key any = testKey`). A blank must stand before the `=` (so a YAML value holding
+ * `=` is not read as a type), and `==`, `=>`, `=~` are no assignment. Every run is bounded: read at one place, it
+ * costs a few characters at most.
  */
 const TYPE_THEN_EQUALS =
-	/(?:&(?:'[a-z]{1,12}[ \t]{1,3})?|\*|\[\])?[A-Za-z_][\w.]{0,40}(?:<[\w., <>[\]]{0,60}>|\[[\w., |[\]]{0,60}\])?(?:\[\])?\??[ \t]{1,3}=(?![=>~])[ \t]{0,3}[`"']?/y;
+	/(?:&(?:'[a-z]{1,12}[ \t]{1,3})?|\*|\[\])?[A-Za-z_][\w.]{0,40}(?:<[\w., <>[\]]{0,60}>|\[[\w., |[\]]{0,60}\])?(?:\[\])?\??[ \t]{1,3}=(?![=>~])[ \t]{0,3}[`"']/y;
 
 /**
  * After a `key` or `name` whose value is a label, what says that the value it names comes next: a `value` attribute,
@@ -96,17 +105,22 @@ function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: 
 	const text = scan.text;
 	const end = m.index + m[0].length;
 	const form = m.groups ?? {};
+	// `env["NAME"] = "…"` sets a literal (`data["password"] = creds` an expression); `["name"]: T` is a computed key's
+	// type, `name?: T` an optional field's (Make's `NAME?=value` is its `?=`).
+	if (form.index !== undefined && (form.op !== "=" || !/["']/.test(text.charAt(end - 1)))) return -1;
 	if (form.op === ":") {
-		const typed = afterType(text, afterSpace(text, text.indexOf(":", wordEnd) + 1, 24));
-		return typed < 0 ? end : typed;
+		const typed = afterType(text, runEnd(BLANK, text, text.indexOf(":", wordEnd) + 1));
+		if (typed >= 0 || form.optional !== undefined) return typed;
 	}
-	if (form.op !== undefined || form.attribute !== undefined) return end;
+	if (form.optional !== undefined) return form.op === "=" ? end : -1;
+	if (form.op !== undefined) return opensValue(text, form.op, nameStart, end) ? end : -1;
+	if (form.attribute !== undefined) return end;
 	if (form.pair !== undefined) return PAIR_NAME.test(text.slice(Math.max(0, nameStart - 20), nameStart)) ? end : -1;
 	if (form.plist !== undefined) return text.endsWith("<key>", nameStart) ? end : -1;
 	if (form.call !== undefined) {
-		let open = nameStart - 2;
-		while (open >= 0 && nameStart - open < 6 && (text.charAt(open) === " " || text.charAt(open) === "\t")) open--;
-		return text.charAt(open) === "(" ? end : -1;
+		const open = runStart(BLANK, text, nameStart - 1, 4) - 1;
+		const callee = text.slice(runStart(WORD, text, open, 40), open);
+		return text.charAt(open) === "(" && SETTING_CALL.test(callee) ? end : -1;
 	}
 	if (form.element !== undefined) {
 		if (text.charAt(nameStart - 1) !== "<") return -1;
@@ -119,6 +133,19 @@ function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: 
 }
 
 /**
+ * Whether the value after an operator may be a literal: a backtick opens one after `=` or `:=` only (`{key: \`…\`}` is
+ * minified code's string), and `+=`, `.=` append a literal only when it is quoted or the name starts its line, not
+ * indented (Make's `NAME += value`): in code they append an expression (`password += string.digits`).
+ */
+function opensValue(text: string, op: string, nameStart: number, start: number): boolean {
+	const quote = text.charAt(start - 1);
+	if (quote === "`") return op === "=" || op === ":=";
+	if (op !== "+=" && op !== ".=") return true;
+	if (quote === '"' || quote === "'") return true;
+	return op === "+=" && (nameStart === 0 || text.charAt(nameStart - 1) === "\n");
+}
+
+/**
  * A row of a two-column table, `name   value` alone on its line (`vault kv get`, `vault token lookup`): only blanks
  * before the name, two or more between, none but blanks after the value.
  */
@@ -126,9 +153,15 @@ function isTableRow(scan: Scan, nameStart: number, from: number): boolean {
 	const text = scan.text;
 	const lineStart = runStart(BLANK, text, nameStart, 40);
 	if (lineStart > 0 && text.charAt(lineStart - 1) !== "\n") return false;
+	// A value column starts with a letter or a digit: `key  *rsa.PrivateKey` is a Go struct's field and its type.
+	if (!/[A-Za-z0-9]/.test(text.charAt(from))) return false;
 	const end = scan.valueEnd(from);
 	const rest = runEnd(BLANK, text, end);
-	return end > from && (rest === text.length || text.charAt(rest) === "\n" || text.charAt(rest) === "\r");
+	// Only a value that looks random: a column beside a name is a weaker sign than `=` (a docstring's aligned words).
+	return (
+		looksRandom(text.slice(from, Math.min(end, from + 256))) &&
+		(rest === text.length || text.charAt(rest) === "\n" || text.charAt(rest) === "\r")
+	);
 }
 
 /** Secrets assigned to names that hold them: the whole value, whatever its length. */
@@ -156,6 +189,9 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		// The value is judged once and the scan goes on after it, taken or not: `key=key=key=…` is read once.
 		anchor.lastIndex = Math.max(anchor.lastIndex, end);
 		const value = text.slice(start, end);
+		// An appended piece is a weaker sign than an assignment (`token += "-principals"` appends a suffix).
+		const op = m.groups?.op;
+		if ((op === "+=" || op === ".=") && !looksRandom(value.slice(0, 256))) continue;
 		const markup = m.groups?.element ?? m.groups?.attribute ?? m.groups?.plist;
 		if (markup !== undefined && isMarkupSample(name, value)) continue;
 		const kind = assignedKind(name, value);

@@ -268,6 +268,10 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		["a reference to the environment", "password: string = process.env.DB_PASSWORD"],
 		["a call", "const token: string = readToken(path)"],
 		["a comparison", "if token string == other {"],
+		["an expression, not a literal", "var key any = testRSAPrivateKey"],
+		["an optional field's type", "apiKey?: UserIdentityApiKey | null | undefined;"],
+		["a computed key's type", '["api-key"]: ApiKeyAuthSchema,'],
+		["a Python block's next line", "if password:\n    ciphername = _DEFAULT_CIPHER"],
 	])("takes nothing from a typed name with no secret value: %s", (_name, text) => {
 		expect(found(text)).toEqual([]);
 	});
@@ -276,6 +280,13 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 	it("takes a value in backticks, in Go and in JavaScript", () => {
 		expect(found("apiToken := `Zq7Yx3Wv9UtXk2LmPa4Rs`")).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
 		expect(found("const token = `Zq7Yx3Wv9UtXk2LmPa4Rs`;")).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it("takes nothing from minified code's backtick strings and appended expressions", () => {
+		expect(found("{key:`mutationScoreBasedOnCoveredCode`}")).toEqual([]);
+		expect(found("x?this._password+=M:this._username+=M")).toEqual([]);
+		expect(found("    password += string.digits")).toEqual([]);
+		expect(found('portfolio_share_token += "-principals"')).toEqual([]);
 	});
 
 	it("takes nothing from a template literal that builds the value", () => {
@@ -294,19 +305,26 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		expect(found(text)).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
 	});
 
-	// Python os.environ, Ruby ENV, Node process.env, Java System.setProperty (each language's standard library docs).
+	// Python os.environ, Ruby ENV, Node process.env, Java System.setProperty, Go os.Setenv (each language's library docs).
 	it.each([
 		['os.environ["API_TOKEN"] = "Zq7Yx3Wv9UtXk2LmPa4Rs"'],
 		["ENV['API_TOKEN'] = 'Zq7Yx3Wv9UtXk2LmPa4Rs'"],
 		['process.env.API_TOKEN = "Zq7Yx3Wv9UtXk2LmPa4Rs";'],
 		['os.environ.setdefault("API_TOKEN", "Zq7Yx3Wv9UtXk2LmPa4Rs")'],
 		['System.setProperty("api.token", "Zq7Yx3Wv9UtXk2LmPa4Rs");'],
+		['os.Setenv("API_TOKEN", "Zq7Yx3Wv9UtXk2LmPa4Rs")'],
+		['ENV.fetch("API_TOKEN", "Zq7Yx3Wv9UtXk2LmPa4Rs")'],
 	])("takes a value set under a name given as an index or a call's first argument: %s", (text) => {
 		expect(found(text)).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
 	});
 
-	it("takes nothing from a list of names, which no call opens", () => {
-		expect(found('fields = ["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]')).toEqual([]);
+	it.each([
+		["a list", 'fields = ["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]'],
+		["a tuple", "    ('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret'),"],
+		["a call that sets no setting", "@field_serializer('password', 'password_bytes', when_used='json')"],
+		["an indexed assignment of a variable", 'data["password"] = service_account_creds'],
+	])("takes nothing from names listed or an expression assigned: %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
 	});
 
 	// Maven settings.xml (maven.apache.org/settings.html, `<server><password>`), on one line or pretty-printed.
@@ -364,6 +382,8 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		["a help line's description", "  token       The token to send (Zq7Yx3Wv9UtXk2LmPa4Rs)"],
 		["a name after other words", "the token    Zq7Yx3Wv9UtXk2LmPa4Rs"],
 		["a row of a name of no secret", "token_duration    768h"],
+		["a Go struct's field and its type", "\tkey  *rsa.PrivateKey"],
+		["a docstring's aligned words", "  google_calendar_auth         jwks_uri:"],
 	])("takes nothing from a line that is no name and value row: %s", (_name, text) => {
 		expect(found(text)).toEqual([]);
 	});
