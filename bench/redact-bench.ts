@@ -269,6 +269,8 @@ const REPEATED_PREFIXES = [
 	"pw>",
 	"\npw  a",
 	"pw  ",
+	"pw>a ",
+	"pw  a ",
 ];
 
 /**

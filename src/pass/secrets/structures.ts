@@ -41,15 +41,20 @@ class Scan {
  * last word, so the scan is fast; the whole name is read back in code.
  */
 const ASSIGNMENT =
-	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(?<optional>\?)|(?<index>["']\])|["'])?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>)|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{1,40})(?=\S))/gi;
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(?<optional>\?)|(?<index>["']\])|["'])?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>(?=\s{0,80}[^\s<>]{1,4000}\s{0,80}<\/))|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{2,40}(?=\S{1,1000}[ \t]{0,40}(?:\r?\n|$))|[ \t]{1,3}(?=[&*[]?[A-Za-z_][\w.]{0,40}(?:[<[]|\??[ \t]{1,3}=))))/gi;
 
 /**
  * The calls that set or read a setting by its name, a default or a value after it: `os.Setenv`, `System.setProperty`,
  * `os.environ.setdefault`, `os.getenv`, `ENV.fetch`, `map.put`, `headers.set`, `localStorage.setItem`. Other calls
- * (`field_serializer('password', 'password_bytes')`) and tuples list names.
+ * (`field_serializer('password', 'password_bytes')`, configparser's `get('Credentials', 'option_name')`) and tuples
+ * list names.
  */
 const SETTING_CALL =
-	/^(?:set|put|get|fetch|setenv|putenv|getenv|setdefault|setproperty|getproperty|setitem|getenvordefault)$/i;
+	/^(?:set|put|fetch|setenv|putenv|getenv|setdefault|setproperty|getproperty|setitem|getenvordefault)$/i;
+
+// The lookaheads of an element's text and of a table's value column ask in the pattern what the code checks again, so
+// a run of names (`pw>pw>…`) costs no step each; each reads up to the first character that ends its value, where the
+// next anchor's own read starts, so together they read the text once.
 
 /** What stands before the name of an env list's entry: `"name": "`, `"Key": "` (JSON) or `- name: ` (YAML). */
 const PAIR_NAME = /(?:name|key)["']?[ \t]{0,3}:[ \t]{0,3}["']?$/i;

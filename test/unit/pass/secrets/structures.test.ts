@@ -322,6 +322,7 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		["a list", 'fields = ["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]'],
 		["a tuple", "    ('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret'),"],
 		["a call that sets no setting", "@field_serializer('password', 'password_bytes', when_used='json')"],
+		["a config reader's section and option", "port = config.get('Credentials', 'gs_iamcredentials_port', None)"],
 		["an indexed assignment of a variable", 'data["password"] = service_account_creds'],
 	])("takes nothing from names listed or an expression assigned: %s", (_name, text) => {
 		expect(found(text)).toEqual([]);
