@@ -2,7 +2,7 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { AUTHORITY_END, charClass, isIn, NAME, runEnd, runStart, stopAt, VALUE_END, WORD } from "./chars.js";
+import { AUTHORITY_END, charClass, isIn, NAME, quotedEnd, runEnd, runStart, stopAt, VALUE_END, WORD } from "./chars.js";
 import { assignedKind, nameStrength, nameWords } from "./names.js";
 import { type Finder, findAll, type SecretSpan, type Steps } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
@@ -169,6 +169,17 @@ function isTableRow(scan: Scan, nameStart: number, from: number): boolean {
 	);
 }
 
+/**
+ * Where a value from `start` ends: at its closing quote where a quote opened it and nothing that ends a quoted value
+ * stands before that quote (a generated password may hold `& ; , [ ] { } \`, which end an unquoted value at
+ * `plainEnd`: `DB_PASSWORD="…&@*…"` left its tail), else at `plainEnd`.
+ */
+function quotedValueEnd(text: string, start: number, plainEnd: number): number {
+	const quote = text.charAt(start - 1);
+	const closing = quote === '"' || quote === "'" ? quotedEnd(text, start, quote) : -1;
+	return Math.max(closing, plainEnd);
+}
+
 /** Secrets assigned to names that hold them: the whole value, whatever its length. */
 function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
@@ -182,8 +193,9 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		const name = text.slice(nameStart, wordEnd);
 		const start = valueStart(scan, m, nameStart, wordEnd);
 		if (start < 0) continue;
-		const end = scan.valueEnd(start);
-		if (end === start || text.charAt(end) === "(") continue;
+		const plainEnd = scan.valueEnd(start);
+		if (plainEnd === start || text.charAt(plainEnd) === "(") continue;
+		const end = quotedValueEnd(text, start, plainEnd);
 		// `key="ClearTextPassword" value="…"`: the label names the value, and is no secret itself. The scan goes on
 		// inside it, so the label's last word anchors the pair.
 		LABEL_THEN_VALUE.lastIndex = end;

@@ -41,6 +41,14 @@ function endsWord(text: string, end: number): boolean {
 	return !isIn(WORD, text, end);
 }
 
+/** The shape, where no `(` follows it: a token is never called (Go's `s.ReadUint16LengthPrefixed(…)` is code). */
+function notCalled(shape: Shape): Shape {
+	return (runs, at, bodyAt) => {
+		const found = shape(runs, at, bodyAt);
+		return found === undefined || runs.text.charAt(found.end) === "(" ? undefined : found;
+	};
+}
+
 /** A body of `cls`, at least `min` long (a cut piece is still the vendor's), at most `max`, that ends a word. */
 function run(cls: CharClass, min: number, max = Number.POSITIVE_INFINITY, check?: (body: string) => boolean): Shape {
 	return (runs, at, bodyAt) => {
@@ -92,6 +100,14 @@ const random = (body: string) => {
 		seen.add(body.charAt(i));
 	}
 	return seen.size >= 8 && !body.includes("EXAMPLE");
+};
+/**
+ * Mixed as a random body is, not as a camelCase name (`ReadUint16LengthPrefixed`: 4 capitals of 20 letters, one
+ * number): capitals a third of its letters or more, or four digits or more.
+ */
+const notCamelCase = (body: string) => {
+	const upper = body.replace(/[^A-Z]/g, "").length;
+	return upper * 3 >= body.replace(/[^A-Za-z]/g, "").length || body.replace(/\D/g, "").length >= 4;
 };
 /** Every one of `checks` holds. */
 const all =
@@ -285,7 +301,11 @@ const VENDORS: readonly Vendor[] = [
 	// digits, mixed as a random one is (gitleaks allows `s.` and 24 letters only).
 	{ kind: "vault token", prefixes: ["hvs.", "hvr."], shape: run(URL_SAFE, 90, Number.POSITIVE_INFINITY, random) },
 	{ kind: "vault token", prefixes: ["hvb."], shape: run(URL_SAFE, 138, Number.POSITIVE_INFINITY, random) },
-	{ kind: "vault token", prefixes: ["s."], shape: run(ALNUM, 24, 24, all(random, digitUpperLower)) },
+	{
+		kind: "vault token",
+		prefixes: ["s."],
+		shape: notCalled(run(ALNUM, 24, 24, all(random, digitUpperLower, notCamelCase))),
+	},
 	// Doppler's token formats (docs.doppler.com, "Auth Token Formats"): 40-44 letters and digits after the prefix.
 	{
 		kind: "doppler token",

@@ -71,6 +71,27 @@ describe("secretSpans: secrets assigned to names", () => {
 	it("takes no value that a call's parenthesis follows", () => {
 		expect(found("const secret = hmacSha256(key, body)")).toEqual([]);
 	});
+
+	// A generated password holds the characters that end an unquoted value (1Password's and Bitwarden's generators
+	// take symbols; gitleaks cmd/generate/config/rules/freemius.go's sample holds `&` and `$`).
+	it.each([
+		['DB_PASSWORD="Zq7Yx3#P7r5&@*xC$utE"', "Zq7Yx3#P7r5&@*xC$utE"],
+		["password: 'Wv9Ut)X;k2,L[m]{P}a4\\Rs'", "Wv9Ut)X;k2,L[m]{P}a4\\Rs"],
+		['{"client_secret": "Zk3Qm9Xw;Pq7Rt2Ls&Ab4"}', "Zk3Qm9Xw;Pq7Rt2Ls&Ab4"],
+	])("takes a quoted value whole, to its closing quote: %s", (text, value) => {
+		expect(found(text).map(([, v]) => v)).toEqual([value]);
+	});
+
+	it.each([
+		['password="Zq7Yx3Wv9&Ut and more words"', "Zq7Yx3Wv9"],
+		['"token": "Zk3Qm9Xw&Pq7Rt2Ls', "Zk3Qm9Xw"],
+		["secret = 'Zk3Qm9Xw&Pq7Rt2Ls\nnext'", "Zk3Qm9Xw"],
+	])(
+		"ends a quoted value where an unquoted one ends when a blank, a line break or the text's end comes before its quote: %s",
+		(text, value) => {
+			expect(found(text).map(([, v]) => v)).toEqual([value]);
+		},
+	);
 });
 
 describe("secretSpans: secrets given as long flags", () => {

@@ -326,6 +326,9 @@ describe("vendorSpans: short or word-like prefixes ask the body's exact length a
 		`SK${LOWER_HEX}0`,
 		"A3-sized paper, A3-ABCDEF-12345",
 		"s.getElementsByClassName() and this.s.x",
+		// Go's crypto/tls reads a handshake with such calls (src/vendor/golang.org/x/crypto/cryptobyte in Go's tree).
+		"if !s.ReadUint16LengthPrefixed(&body) {",
+		"f := s.ReadUint16LengthPrefixed",
 		`s.${"abcdefghij".repeat(3).slice(0, 24)}`,
 		`sha256~${of(MIXED, 42)}`,
 		"dp.st.dev.short",
