@@ -83,6 +83,59 @@ describe("secrets stay where they were (a real pi session)", () => {
 		expect(leaked(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
 	});
 
+	it("source and config files an agent reads, in the forms gitleaks' rules test: none of their secrets in what Longhaul stores, sends or shows", async () => {
+		const h = await longhaulSession();
+		kept(h);
+		// A typed declaration (TypeScript), a dotted token under a secret's name (Doppler's format), a generated
+		// password holding `&` and `;` in quotes, Maven's settings.xml element, a Kubernetes env entry's two keys, and
+		// a Vault token printed alone. `cat` fails, so the output's head is an open error the prompt and summary show.
+		const secrets = [
+			"Zk3Qm9XwPq7Rt2LsAb4Cd6Ef",
+			"dp.st.prd.Hk4Tn8Wq2Rv6Yp3ZaB7cD9eF1gH3jK5mN7pQ9rS",
+			"Wv9Ut#X;k2&L@m4Pa8",
+			"Qm9Xw3Pq7Rt2Ls5Ab",
+			"Tn8Wq2Rv6Yp3Zk4Hm7",
+			`hvs.CAESI${"Zq7Yx3Wv9UtXk2LmPa4RsBn6Cd8Ef1Gh".repeat(3)}`,
+		];
+		const [typed = "", dotted = "", quoted = "", element = "", entry = "", vault = ""] = secrets;
+		writeFileSync(
+			join(h.cwd, "config.txt"),
+			[
+				`const apiKey: string = "${typed}";`,
+				`DOPPLER_TOKEN=${dotted}`,
+				`DB_PASSWORD="${quoted}"`,
+				`<server><id>repo</id><password>${element}</password></server>`,
+				"env:",
+				"  - name: STRIPE_API_TOKEN",
+				`    value: "${entry}"`,
+				vault,
+				"",
+			].join("\n"),
+		);
+		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
+		h.model.scriptAgent(callBash("cat config.txt && exit 3"), say("that failed"), say("ok"));
+		await h.prompt("print the config");
+		await h.prompt("go on");
+		const leaking = (text: string) => secrets.filter((secret) => text.includes(secret));
+		expect(leaking(toolResultTexts(h.branch(), "bash").join("\n"))).toEqual(secrets);
+		await h.compact();
+
+		const [compaction] = compactionsOn(h.branch());
+		expect(compaction?.summary ?? "").toContain("## Open errors");
+		expect(leaking(compaction?.summary ?? "")).toEqual([]);
+		expect(leaking(JSON.stringify(compaction?.details ?? null))).toEqual([]);
+		const prompts = JSON.stringify(h.model.calls.filter(isDiffCall).map((c) => c.context));
+		expect(prompts).toContain("cat config.txt");
+		expect(leaking(prompts)).toEqual([]);
+		h.model.scriptAgent(callTool("longhaul_recall", { ref: "C1" }), say("done"));
+		await h.prompt("what did C1 print?");
+		const recalled = toolResultTexts(h.branch(), "longhaul_recall").join("\n");
+		expect(recalled).toContain("cat config.txt");
+		expect(leaking(recalled)).toEqual([]);
+		await h.prompt("/longhaul");
+		expect(leaking(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
+	});
+
 	it("tool output whose escapes hide a secret's name or a key's first line: none of it in what Longhaul stores, sends or shows", async () => {
 		const h = await longhaulSession();
 		kept(h);
