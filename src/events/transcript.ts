@@ -62,7 +62,7 @@ function parseJson(line: string): E.Either<string, unknown> {
 	);
 }
 
-/** The lines of transcript text, as a file reader would hand them. */
+/** The lines of transcript text, as a file reader would hand them. Exported for tests. */
 export function* textLines(text: string, limits: ReadLimits = READ_LIMITS): Generator<Line> {
 	let from = 0;
 	while (from < text.length) {
@@ -112,7 +112,7 @@ function readLine(
 	return { value: bounded.value, anomaly: { entry, reason: tooDeep(limits.depth) } };
 }
 
-/** The anomaly of an entry cut at `depth` levels: it stays, with what lay deeper replaced. */
+/** The anomaly of an entry cut at `depth` levels: it stays, with what lay deeper replaced. Exported for tests. */
 export const tooDeep = (depth: number) => `nested over ${depth} levels deep: what lies deeper is replaced by null`;
 
 /** Reads transcript lines into entries. Never throws; what it cannot use is an anomaly. */

@@ -99,8 +99,8 @@ export const VALUE_END = charClass(`${STOPS}()[]{},;&\\\u2026`);
  * What ends a quoted value before its closing quote: a stop (a blank: a quoted sentence is no secret's value; a
  * quote; an angle bracket) or a cut mark `…`. Not `& ; , ( ) [ ] { } \`, which a generated password may hold.
  */
-export const QUOTED_VALUE_END = charClass(`${STOPS}\u2026`);
-/** The most characters a quoted value is read for its closing quote (a value's judged head is no longer). */
+const QUOTED_VALUE_END = charClass(`${STOPS}\u2026`);
+/** The most characters a quoted value is read for its closing quote (a value's judged head is no longer). Exported for tests. */
 export const QUOTED_MAX = 256;
 
 /**

@@ -18,7 +18,7 @@ import {
 /** How strongly a name says its value is secret. */
 type Strength = "password" | "strong" | "weak";
 
-/** The lower-case words of a name: split at `_ - . /`, spaces and camelCase humps. Exported for tests. */
+/** The lower-case words of a name: split at `_ - . /`, spaces and camelCase humps. */
 export function nameWords(name: string): string[] {
 	return name
 		.replace(/([a-z0-9])([A-Z])/g, "$1 $2")
