@@ -88,7 +88,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 		kept(h);
 		// A typed declaration (TypeScript), a dotted token under a secret's name (Doppler's format), a generated
 		// password holding `&` and `;` in quotes, Maven's settings.xml element, a Kubernetes env entry's two keys, and
-		// a Vault token printed alone. `cat` fails, so the output's head is an open error the prompt and summary show.
+		// a Vault token printed alone.
 		const secrets = [
 			"Zk3Qm9XwPq7Rt2LsAb4Cd6Ef",
 			"dp.st.prd.Hk4Tn8Wq2Rv6Yp3ZaB7cD9eF1gH3jK5mN7pQ9rS",
@@ -112,28 +112,7 @@ describe("secrets stay where they were (a real pi session)", () => {
 				"",
 			].join("\n"),
 		);
-		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
-		h.model.scriptAgent(callBash("cat config.txt && exit 3"), say("that failed"), say("ok"));
-		await h.prompt("print the config");
-		await h.prompt("go on");
-		const leaking = (text: string) => secrets.filter((secret) => text.includes(secret));
-		expect(leaking(toolResultTexts(h.branch(), "bash").join("\n"))).toEqual(secrets);
-		await h.compact();
-
-		const [compaction] = compactionsOn(h.branch());
-		expect(compaction?.summary ?? "").toContain("## Open errors");
-		expect(leaking(compaction?.summary ?? "")).toEqual([]);
-		expect(leaking(JSON.stringify(compaction?.details ?? null))).toEqual([]);
-		const prompts = JSON.stringify(h.model.calls.filter(isDiffCall).map((c) => c.context));
-		expect(prompts).toContain("cat config.txt");
-		expect(leaking(prompts)).toEqual([]);
-		h.model.scriptAgent(callTool("longhaul_recall", { ref: "C1" }), say("done"));
-		await h.prompt("what did C1 print?");
-		const recalled = toolResultTexts(h.branch(), "longhaul_recall").join("\n");
-		expect(recalled).toContain("cat config.txt");
-		expect(leaking(recalled)).toEqual([]);
-		await h.prompt("/longhaul");
-		expect(leaking(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
+		await expectKeptOut(h, "cat config.txt && exit 3", secrets, "C1");
 	});
 
 	it("tool output whose escapes hide a secret's name or a key's first line: none of it in what Longhaul stores, sends or shows", async () => {
@@ -159,11 +138,26 @@ describe("secrets stay where they were (a real pi session)", () => {
 				"",
 			].join("\n"),
 		);
+		const summary = await expectKeptOut(
+			h,
+			"cat out.bin && exit 3",
+			[password, mysqlPassword, urlPassword, keyBody],
+			"E1",
+		);
+		expect(summary).toContain("password=[redacted: password]");
+	});
+
+	/**
+	 * The session runs `command`, whose output holds each of `secrets` (it fails, so the output's head is an open
+	 * error the prompt and the summary show), goes on and is compacted by a careful model: none of the secrets stands
+	 * in the summary, the compaction's details, the diff prompts, what `longhaul_recall` gives for `ref`, or
+	 * /longhaul. Gives the summary.
+	 */
+	async function expectKeptOut(h: Harness, command: string, secrets: readonly string[], ref: string): Promise<string> {
 		h.model.scriptSide((call) => carefulAnswer(lastUserText(call)));
-		h.model.scriptAgent(callBash("cat out.bin && exit 3"), say("that failed"), say("ok"));
-		await h.prompt("print the build output");
+		h.model.scriptAgent(callBash(command), say("that failed"), say("ok"));
+		await h.prompt("print it");
 		await h.prompt("go on");
-		const secrets = [password, mysqlPassword, urlPassword, keyBody];
 		const leaking = (text: string) => secrets.filter((secret) => text.includes(secret));
 		expect(leaking(toolResultTexts(h.branch(), "bash").join("\n"))).toEqual(secrets);
 		await h.compact();
@@ -171,20 +165,20 @@ describe("secrets stay where they were (a real pi session)", () => {
 		const [compaction] = compactionsOn(h.branch());
 		const summary = compaction?.summary ?? "";
 		expect(summary).toContain("## Open errors");
-		expect(summary).toContain("password=[redacted: password]");
 		expect(leaking(summary)).toEqual([]);
 		expect(leaking(JSON.stringify(compaction?.details ?? null))).toEqual([]);
 		const prompts = JSON.stringify(h.model.calls.filter(isDiffCall).map((c) => c.context));
-		expect(prompts).toContain("cat out.bin");
+		expect(prompts).toContain(command);
 		expect(leaking(prompts)).toEqual([]);
-		h.model.scriptAgent(callTool("longhaul_recall", { ref: "E1" }), say("done"));
-		await h.prompt("what was E1?");
+		h.model.scriptAgent(callTool("longhaul_recall", { ref }), say("done"));
+		await h.prompt(`what was ${ref}?`);
 		const recalled = toolResultTexts(h.branch(), "longhaul_recall").join("\n");
-		expect(recalled).toContain("E1");
+		expect(recalled).toContain(ref);
 		expect(leaking(recalled)).toEqual([]);
 		await h.prompt("/longhaul");
 		expect(leaking(h.ui.notices.at(-1)?.message ?? "")).toEqual([]);
-	});
+		return summary;
+	}
 
 	/** The session cats a `.env` holding the token, fails, goes on, and is compacted by a careful model. */
 	async function compactAfterCatEnv(h: Harness): Promise<void> {

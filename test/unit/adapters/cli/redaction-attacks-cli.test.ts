@@ -11,7 +11,7 @@ import { repoRoot } from "../../../support/shared.js";
 import { place, transcriptText } from "../../../support/transcript.js";
 
 // `longhaul preview` and `longhaul state` on transcripts holding issue 27's attacks on the redactor: a 24 KB run of
-// `ghp_`, one of `xoxb-`, and 50,000 distinct GitHub tokens. Each runs as its own process (the command line from the
+// `ghp_`, one of `xoxb-1-`, and 50,000 distinct GitHub tokens. Each runs as its own process (the command line from the
 // sources, through jiti), since the attack once made V8 abort the whole process: here that is an exit, not a dead
 // worker. preview reads the tool output in a span; state reads the same text stored raw in a Longhaul state (as a
 // session with "redact": false, or a hand-written file, holds it).
@@ -100,7 +100,8 @@ function distinct(tokens: readonly GithubToken[]): Attack {
 
 const ATTACKS: readonly Attack[] = [
 	repeated("ghp_", 6000, "github token"),
-	repeated("xoxb-", 4800, "slack token"),
+	// A Slack token has a number after its prefix: `xoxb-1-` repeated is one token, `xoxb-` repeated none.
+	repeated("xoxb-1-", 3430, "slack token"),
 	distinct(githubTokens(50_000)),
 ];
 
