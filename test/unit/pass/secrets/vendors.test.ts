@@ -352,3 +352,175 @@ describe("vendorSpans: short or word-like prefixes ask the body's exact length a
 		expect(found(`Ab3dE6gH9jK2mNx.atlasv1.${of(MIXED, 66)}`)).toEqual([]);
 	});
 });
+
+describe("vendorSpans: a random body, not a placeholder", () => {
+	// Grafana's cloud token (gitleaks grafana.go: glc_ and 32-400 base64) asks only a random body with a digit.
+	it.each([
+		["a run of five in a body of 64", `glc_${of(MIXED, 59)}AAAAA`],
+		["a run of six in a body of 65 (base64 of binary)", `glc_${of(MIXED, 59)}AAAAAA`],
+		["a run of fifteen in a body of 65", `glc_${of(MIXED, 50)}${"A".repeat(15)}`],
+		["eight distinct characters", `glc_${of("abcdefg1", 32)}`],
+	])("takes %s", (_, token) => {
+		expect(found(`${token} x`)).toEqual([["grafana token", token]]);
+	});
+
+	it.each([
+		["a run of six in a body of 64", `glc_${of(MIXED, 58)}AAAAAA`],
+		["a run of six at the body's start", `glc_AAAAAA${of(MIXED, 30)}`],
+		["a run of sixteen in a body of 65", `glc_${of(MIXED, 49)}${"A".repeat(16)}`],
+		["seven distinct characters", `glc_${of("abcdef1", 32)}`],
+		["AWS's documentation's EXAMPLE", `glc_${of(MIXED, 30)}EXAMPLE`],
+	])("takes nothing for %s", (_, token) => {
+		expect(found(`${token} x`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Hugging Face's mixed case", () => {
+	const UPPER = "QWERTYUIOPASDFGHJKLZXCVBNM";
+	const LOWER = UPPER.toLowerCase();
+
+	it.each([
+		["5 capitals", `${of(UPPER, 5)}${of(LOWER, 29)}`, true],
+		["4 capitals", `${of(UPPER, 4)}${of(LOWER, 30)}`, false],
+		["5 lower-case letters", `${of(UPPER, 29)}${of(LOWER, 5)}`, true],
+		["4 lower-case letters", `${of(UPPER, 30)}${of(LOWER, 4)}`, false],
+	])("asks 5 or more of each case: %s", (_, body, taken) => {
+		expect(found(`hf_${body}`)).toEqual(taken ? [["huggingface token", `hf_${body}`]] : []);
+	});
+});
+
+describe("vendorSpans: npm's body", () => {
+	it("looks for the digit or capital in the first 40 characters only", () => {
+		expect(found(`npm_${"abcdefghij".repeat(4)}9`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Vault's legacy s. token", () => {
+	const token = `s.${of(MIXED, 24)}`;
+
+	it("takes a token a parenthesis closes, or the text ends, but none called", () => {
+		expect(found(`(${token})`)).toEqual([["vault token", token]]);
+		expect(found(`token ${token}`)).toEqual([["vault token", token]]);
+		expect(found(`${token}(x)`)).toEqual([]);
+	});
+
+	it.each([
+		["no digit", "AbCdEfGhJkMnPqRsTuVwXyZa"],
+		["no capital", "ab3de6gh9jk2mn5pq8st1vw4"],
+		["no lower-case letter", "AB3DE6GH9JK2MN5PQ8ST1VW4"],
+		["6 capitals of 21 letters and 3 digits (camelCase)", "Ab3cDeFg7hJkMnpq9Rstuvwx"],
+	])("takes none with %s", (_, body) => {
+		expect(found(`s.${body}`)).toEqual([]);
+	});
+
+	it.each([
+		["7 capitals of 21 letters", "Ab3cDeFg7hJkMnPq9Rstuvwx"],
+		["4 digits", "Ab3cDeFgh7jkMnpq9rst2uvw"],
+	])("takes a body with %s", (_, body) => {
+		expect(found(`s.${body}`)).toEqual([["vault token", `s.${body}`]]);
+	});
+});
+
+describe("vendorSpans: a body's pieces", () => {
+	it.each([
+		// gitleaks 1password.go: 6, 11 (or 6-5), 5, 5, 5.
+		["a piece too many", "A3-Q7ZK2M-W9X4RT8LP3N-5VB2C-8DF6G-H1JK4-"],
+		["pieces of other lengths", "A3-Q7ZK2M-W9X4RT8LP3N5-VB2C-8DF6G-H1JK4"],
+		// gitleaks sourcegraph.go: 40 hex, not 41.
+		["41 hex after sgp_", `sgp_${LOWER_HEX}12345678a`],
+	])("takes nothing for %s", (_, text) => {
+		expect(found(`${text} x`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Slack's lengths", () => {
+	it("asks 4 characters or more after the prefix", () => {
+		expect(found("xoxb-1-ab")).toEqual([["slack token", "xoxb-1-ab"]]);
+		expect(found("xoxb-1-a")).toEqual([]);
+	});
+
+	it("takes a legacy workspace token that a number follows whole", () => {
+		expect(found("xoxa-2-1234-Ab3dE6")).toEqual([["slack token", "xoxa-2-1234-Ab3dE6"]]);
+	});
+
+	it.each([
+		["8", `xoxr-${of(MIXED, 8)}`, true],
+		["7", `xoxr-${of(MIXED, 7)}`, false],
+		["48", `xoxr-${of(MIXED, 48)}`, true],
+		["49", `xoxr-${of(MIXED, 49)}`, false],
+	])("asks 8 to 48 letters and digits of a legacy workspace token: %s", (_, token, taken) => {
+		expect(found(token)).toEqual(taken ? [["slack token", token]] : []);
+	});
+
+	it("takes no legacy workspace token running into a word, nor one whose digit is after it", () => {
+		expect(found(`xoxr-${of(MIXED, 8)}_x`)).toEqual([]);
+		expect(found("xoxa-abcdefghij 42")).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Doppler's service token", () => {
+	// docs.doppler.com "Auth Token Formats": dp.st., an optional config name and ., then 40-44 letters and digits.
+	const config = of("prd_stg-config", 35);
+
+	it.each([
+		["a config of 2", `dp.st.pr.${of(MIXED, 43)}`],
+		["a config of 35 and a token of 44 (80 in all)", `dp.st.${config}.${of(MIXED, 44)}`],
+		["a token of 40", `dp.st.${of(MIXED, 40)}`],
+		["a token of 44", `dp.st.${of(MIXED, 44)}`],
+	])("takes %s", (_, token) => {
+		expect(found(`${token} x`)).toEqual([["doppler token", token]]);
+	});
+
+	it.each([
+		["a config of 1", `dp.st.p.${of(MIXED, 43)}`],
+		["a config of 36 and a token of 44 (81 in all)", `dp.st.${config}p.${of(MIXED, 44)}`],
+		["a token of 39", `dp.st.${of(MIXED, 39)}`],
+		["a token of 45", `dp.st.${of(MIXED, 45)}`],
+		["a token holding a -", `dp.st.prd.${of(MIXED, 20)}-${of(MIXED, 22)}`],
+		["a token of seven distinct characters", `dp.st.${of("Ab3De6G", 43)}`],
+	])("takes nothing for %s", (_, token) => {
+		expect(found(`${token} x`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Sentry's org token", () => {
+	// gitleaks sentry.go: sntrys_eyJ, base64 claims, _, then 43 base64 characters.
+	it("asks 19 characters of claims or more after eyJ", () => {
+		const token = `sntrys_eyJ${of(MIXED, 19)}_${of(MIXED, 43)}`;
+		expect(found(`${token} x`)).toEqual([["sentry token", token]]);
+		expect(found(`sntrys_eyJ${of(MIXED, 18)}_${of(MIXED, 43)} x`)).toEqual([]);
+	});
+
+	it.each([
+		["44 characters after the _", `sntrys_eyJ${of(MIXED, 30)}_${of(MIXED, 44)}`],
+		["a _ in the last 43", `sntrys_eyJ${of(MIXED, 30)}_${of(MIXED, 20)}_${of(MIXED, 22)}`],
+		["a run of six in the last 43", `sntrys_eyJ${of(MIXED, 30)}_AAAAAA${of(MIXED, 37)}`],
+	])("takes nothing for %s", (_, token) => {
+		expect(found(`${token} x`)).toEqual([]);
+	});
+});
+
+describe("vendorSpans: Terraform's and Databricks' bodies", () => {
+	const terraform = (body: string) => `Ab3dE6gH9jK2mN.atlasv1.${body}`;
+
+	// gitleaks hashicorp.go: 60 to 70 after .atlasv1.
+	it.each([
+		["60", terraform(of(MIXED, 60)), true],
+		["70", terraform(of(MIXED, 70)), true],
+		["71", terraform(of(MIXED, 71)), false],
+		["60 with a run of six", terraform(`${of(MIXED, 54)}AAAAAA`), false],
+	])("asks 60 to 70 random characters after .atlasv1.: %s", (_, token, taken) => {
+		expect(found(`${token} x`)).toEqual(taken ? [["terraform token", token]] : []);
+	});
+
+	// gitleaks databricks.go: dapi, 32 lower-case hex, an optional -<digit>.
+	it("asks 32 random hex digits after dapi", () => {
+		expect(found(`dapi${of("3f2b8c1", 32)} x`)).toEqual([]);
+		expect(found(`dapi${LOWER_HEX.slice(0, 26)}000000 x`)).toEqual([]);
+	});
+
+	it("takes a - after a Databricks token only with a digit", () => {
+		expect(found(`dapi${LOWER_HEX}-x`)).toEqual([["databricks token", `dapi${LOWER_HEX}`]]);
+		expect(found(`dapi${LOWER_HEX}:1`)).toEqual([["databricks token", `dapi${LOWER_HEX}`]]);
+	});
+});
