@@ -178,7 +178,10 @@ const slackWorkspace: Shape = (runs, at, bodyAt) => {
 	return hasDigit(runs.text.slice(bodyAt, end)) ? { start: at, end } : undefined;
 };
 
-/** A Doppler service token: `dp.st.`, an optional config name (2-35 of `[a-z0-9_-]`) and `.`, then 40-44 alphanumerics. */
+/**
+ * A Doppler service token: `dp.st.`, an optional config name (2 or more of `[a-z0-9_-]`) and `.`, then 40-44
+ * alphanumerics, 80 characters at most after the prefix (Doppler names a config in 35 at most).
+ */
 const dopplerService: Shape = (runs, at, bodyAt) => {
 	const text = runs.text;
 	const end = runs.end(DOPPLER_ST_BODY, bodyAt);
