@@ -185,7 +185,7 @@ const slackWorkspace: Shape = (runs, at, bodyAt) => {
 const dopplerService: Shape = (runs, at, bodyAt) => {
 	const text = runs.text;
 	const end = runs.end(DOPPLER_ST_BODY, bodyAt);
-	if (end - bodyAt > 80 || !endsWord(text, end)) return undefined;
+	if (end - bodyAt > 80) return undefined;
 	const dot = text.slice(bodyAt, end).indexOf(".");
 	const tokenAt = dot >= 0 ? bodyAt + dot + 1 : bodyAt;
 	if (tokenAt > bodyAt && (tokenAt - 1 - bodyAt < 2 || runEnd(DOPPLER_CONFIG, text, bodyAt) !== tokenAt - 1))
@@ -200,7 +200,7 @@ const sentryOrg: Shape = (runs, at, bodyAt) => {
 	const text = runs.text;
 	const end = runs.end(SENTRY_ORG_BODY, bodyAt);
 	const secretAt = end - 43;
-	if (secretAt - bodyAt < 20 || text.charAt(secretAt - 1) !== "_" || !endsWord(text, end)) return undefined;
+	if (secretAt - bodyAt < 20 || text.charAt(secretAt - 1) !== "_") return undefined;
 	const secret = text.slice(secretAt, end);
 	return !secret.includes("_") && random(secret) ? { start: at, end } : undefined;
 };
