@@ -425,3 +425,111 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		expect(found(text)).toEqual([]);
 	});
 });
+
+describe("secretSpans: the edges of each assignment form", () => {
+	// GNU make manual "Setting Variables": `?=` written with no blank, and `+=` on a makefile's later line.
+	it.each([
+		["`?=` with no blank around it", "API_TOKEN?=Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["`+=` at the start of a later line", "CFLAGS = -O2\nAPI_TOKEN += Zq7Yx3Wv9UtXk2LmPa4Rs"],
+	])("takes a makefile's value after %s", (_name, text) => {
+		expect(found(text)).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	// Swift's older style puts a blank before a type's colon (swift.org "The Basics", Type Annotations).
+	it("takes a typed declaration's value with a blank before the type's colon", () => {
+		expect(found('let apiKey : String = "Zq7Yx3Wv9UtXk2LmPa4Rs"')).toEqual([["key", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	// PHP manual, String Operators: `.=` appends.
+	it.each([['    password += "_backup2"'], ['$password .= "_backup2";']])(
+		"takes no piece appended to a password that does not look random: %s",
+		(text) => {
+			expect(found(text)).toEqual([]);
+		},
+	);
+
+	it("takes a password that spells its own name outside markup", () => {
+		expect(found("MYSQL_PASSWORD=mysql_password_2024")).toEqual([["password", "mysql_password_2024"]]);
+	});
+
+	// RFC 6749 section 4.2.2: the implicit grant's redirect carries the token in a fragment of `&`-joined pairs.
+	it("ends an unquoted value at the next pair of a query string", () => {
+		const text = "https://app.example.com/cb#access_token=Zq7Yx3Wv9UtXk2LmPa4Rs&state=xyz&expires_in=3600";
+		expect(found(text)).toEqual([["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it("takes a lone `key`'s value, and a longer name's before a `value` key, as no label", () => {
+		expect(found('key = "Zq7Yx3Wv9UtXk2LmPa4Rs"')).toEqual([["key", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+		expect(found("api_key: Zq7Yx3Wv9UtXk2LmPa4Rs\nvalue: 8443")).toEqual([["key", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+		expect(found("keystorePassword: Zq7Yx3Wv9UtXk2LmPa4Rs\nvalue: 8443")).toEqual([
+			["password", "Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		]);
+	});
+
+	it("takes a value in backticks whatever template literal stands later on the line", () => {
+		expect(found("const token = `Zq7Yx3Wv9UtXk2LmPa4Rs`; const url = `$" + "{base}/v1`;")).toEqual([
+			["token", "Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		]);
+	});
+
+	// Maven settings.xml (maven.apache.org/settings.html), pretty-printed: the element stands far into the text.
+	it("takes a pretty-printed element's text deep in a file", () => {
+		const text =
+			"<settings>\n  <servers>\n    <server>\n      <id>nexus-releases</id>\n      <username>deploy</username>\n" +
+			"      <password>\n        Zq7Yx3Wv9UtXk2LmPa4Rs\n      </password>\n    </server>\n  </servers>\n</settings>";
+		expect(found(text)).toEqual([["password", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+
+	it("takes no element whose name an unquoted attribute gives, not a tag", () => {
+		expect(found("<label for=password>Passphrase:</label>")).toEqual([]);
+	});
+
+	// A log line's timestamp stands first: a form that holds no value must not read one from the text's start.
+	it.each([
+		["an indexed assignment of a variable", 'data["password"] = service_account_creds'],
+		["a list of names", "DB_PASSWORD, value: Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["a plist key holding more than the name", "<key>Old DB_PASSWORD</key>\n<string>Zq7Yx3Wv9UtXk2LmPa4Rs</string>"],
+		["a call that sets no setting", "@field_serializer('password', 'password_bytes')"],
+		["an attribute's value before `>`", "<label for=password>Passphrase:</label>"],
+		["an element holding a call", "<password>getPassword()</password>"],
+	])("reads nothing from a logged line's start for %s", (_name, line) => {
+		expect(found(`[2026-12-05T20:45:58Z] ${line}`)).toEqual([]);
+	});
+});
+
+describe("secretSpans: the edges of a table row", () => {
+	// `column -t` pads with two blanks (util-linux column(1)); Vault prints CRLF on Windows.
+	it.each([
+		["two blanks between, at the text's start and end", "password  Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["two blanks between, on a later line at the text's end", "user      admin\npassword  Zq7Yx3Wv9UtXk2LmPa4Rs"],
+		["lines ending in CRLF", "Key         Value\r\npassword    Zq7Yx3Wv9UtXk2LmPa4Rs\r\nttl         768h"],
+	])("takes the value column of a row: %s", (_name, text) => {
+		expect(found(text)).toEqual([["password", "Zq7Yx3Wv9UtXk2LmPa4Rs"]]);
+	});
+});
+
+describe("secretSpans: the edges of flags, URLs and cookies", () => {
+	it("takes curl's --user after any number of blanks", () => {
+		expect(found("curl --user  admin:S3cret99 https://api.example.com")).toEqual([["password", "S3cret99"]]);
+	});
+
+	it("takes every -p of a command deep in its line", () => {
+		const text = "cd /srv/app/releases/current && sshpass -p S3cret99 ssh db 'mysql -u root -pDbPass77'";
+		expect(found(text)).toEqual([
+			["password", "S3cret99"],
+			["password", "DbPass77"],
+		]);
+	});
+
+	// RFC 3986 section 3.1: a scheme starts with a letter, and here is at least two characters.
+	it.each([
+		["a one-letter scheme after other words", "see x://user:S3cret99@host"],
+		["a scheme starting with a digit", "see 9p://user:S3cret99@host"],
+	])("takes no password from %s", (_name, text) => {
+		expect(found(text)).toEqual([]);
+	});
+
+	it("ends a cookie value at the text's end", () => {
+		expect(secretSpans("Cookie: sid=Zk3Qm9XwPq7Rt2Ls").map((s) => [s.start, s.end])).toEqual([[12, 28]]);
+	});
+});
