@@ -175,8 +175,11 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 		const reader = new ViewReader(text);
 		const view = await readIn(reader, chunkChars, pause);
 		views.push(view);
-		// The reading with the terminal escapes kept, read only where one may have taken text (else it is the view).
-		const kept = reader.escapes ? await readIn(new ViewReader(text, true), chunkChars, pause) : undefined;
+		// The reading with the terminal escapes kept, read only where one may have taken text, and used only where it
+		// read one on as text (else it is the view).
+		const keptReader = reader.escapes ? new ViewReader(text, true) : undefined;
+		const keptView = keptReader === undefined ? undefined : await readIn(keptReader, chunkChars, pause);
+		const kept = keptReader?.escapes ? keptView : undefined;
 		keptViews.push(kept);
 		await pause();
 		for (const range of chunkRanges(view, chunkChars, kept)) {

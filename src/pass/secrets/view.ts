@@ -237,7 +237,10 @@ export class ViewReader {
 	 * stands there: an escape ending inside the run has the same text after it, so a run of escapes is read once.
 	 */
 	private lastRun = { from: -1, to: -1, plain: false };
-	/** Whether an escape that may have taken text was read: only then does the reading with escapes kept differ. */
+	/**
+	 * Whether an escape that may have taken text was read: only then may the reading with escapes kept differ (the
+	 * view's reader says so of any such escape; the kept reading's, only where it read one on as text).
+	 */
 	escapes = false;
 	constructor(
 		readonly source: string,
@@ -300,11 +303,15 @@ export class ViewReader {
 	private escape(at: number, body: number, end: number, csi: boolean): number {
 		const text = this.source;
 		if (!mayTakeText(text, body, end, csi)) return end;
+		// The view drops it whole; whether the name after it lets the kept reading drop it too is that reading's to judge.
+		if (!this.keepEscapes) {
+			this.escapes = true;
+			return end;
+		}
 		const osc = isOsc(text, body, csi);
 		if (!osc && this.plainNameAfter(end)) return end;
-		const from = osc ? body : afterParameters(text, body, csi);
 		this.escapes = true;
-		if (!this.keepEscapes) return end;
+		const from = osc ? body : afterParameters(text, body, csi);
 		this.builder?.push(ESC, at, from);
 		return from;
 	}
