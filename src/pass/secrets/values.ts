@@ -82,10 +82,11 @@ export function looksRandom(value: string): boolean {
 const DOTTED_NAMES = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 
 /**
- * Dotted tokens' openings, from the vendors' docs: Doppler's `dp.pt.`/`dp.st.`/`dp.ct.`/`dp.sa.`/`dp.scim.`/`dp.audit.`
- * ("Token formats"), Vault's service, batch and recovery tokens `hvs.`/`hvb.`/`hvr.` ("Tokens" concepts page).
+ * Dotted tokens' shapes, from the vendors' docs: Doppler's `dp.pt.`/`dp.st.`/`dp.ct.`/`dp.sa.`/`dp.scim.`/`dp.audit.`
+ * ("Token formats"), Vault's service, batch and recovery tokens `hvs.`/`hvb.`/`hvr.` ("Tokens" concepts page), and
+ * Vault's legacy service token, `s.` and 24 letters and digits whatever their mix (a value a secret's name holds).
  */
-const DOTTED_TOKEN_OPENING = /^(?:dp\.(?:pt|st|ct|sa|scim|audit)|hv[sbr])\./;
+const DOTTED_TOKEN_OPENING = /^(?:(?:dp\.(?:pt|st|ct|sa|scim|audit)|hv[sbr])\.|s\.[A-Za-z0-9]{24}$)/;
 /** A segment only a token has: Terraform Cloud's `….atlasv1.…`, Dynatrace's `dt0c01.…` (their docs' token formats). */
 const TOKEN_SEGMENTS = new Set(["atlasv1", "dt0c01"]);
 

@@ -212,6 +212,8 @@ describe("isCodeName: code that names a secret without holding one", () => {
 			"dp.pt.ZqYxWvUtXkLmPaRsTbNcQdEfGhJkLmNpQrStUv",
 			// Vault's legacy service token, s.<24 characters>, and its hvs. form (Vault docs, "Tokens").
 			"s.Zq7Yx3Wv9UtXk2LmPa4Rs8Tb",
+			// One with few capitals and two digits, as one random token in a hundred or so is (the bench plants them).
+			"s.ab7cdWefgh2ijklmnopqrstu",
 			"hvs.CAESIZqYxWvUtXkLmPaRsTbNcQdEfGhJkLmNp",
 			// Dynatrace's dt0c01.<24>.<64> (Dynatrace docs, "Access tokens"; gitleaks rules/dynatrace.go).
 			"dt0c01.ZQ7YX3WV9UTXK2LMPA4RS8TB.Q7YX3WV9UTXK2LMPA4RS8TB6NC1QD5EF0GH3JK7LM2NP4QR6ST8UV0WX2YZ4AB6CD8E",
