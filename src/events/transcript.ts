@@ -78,6 +78,8 @@ export function* textLines(text: string, limits: ReadLimits = READ_LIMITS): Gene
 
 interface Parsed {
 	readonly line: number;
+	/** Its place among the lines pi's reader keeps (every line that parses as JSON, the header included). */
+	readonly index: number;
 	readonly value: Record<string, unknown>;
 }
 
@@ -86,30 +88,37 @@ function headerVersion(header: Readonly<Record<string, unknown>> | undefined): n
 	return typeof version === "number" && Number.isFinite(version) ? version : 1;
 }
 
-/** What one line gives: an entry's value, an anomaly, or nothing (a blank line, a short torn tail). */
+/**
+ * What one line gives: an entry's value, an anomaly, or nothing (a blank line, a short torn tail); `json` when pi's
+ * reader would keep the line (it parses as JSON, or is too long to parse here), so v1 indexes count it.
+ */
 function readLine(
 	line: Line,
 	lineNo: number,
 	limits: ReadLimits,
-): { value?: Record<string, unknown>; anomaly?: ReadAnomaly } {
+): { value?: Record<string, unknown>; anomaly?: ReadAnomaly; json?: true } {
 	const at = `line ${lineNo}`;
 	if (line.text === undefined) {
 		const over = `of ${line.chars} characters is over the limit`;
 		const reason = line.terminated ? `line ${over}` : `torn tail: an unterminated last line ${over}`;
 		// Kept as a bare link, so the entries before it stay on the branch.
-		return { value: line.links === undefined ? undefined : { ...line.links }, anomaly: { entry: at, reason } };
+		return {
+			value: line.links === undefined ? undefined : { ...line.links },
+			anomaly: { entry: at, reason },
+			json: true,
+		};
 	}
 	if (line.text.trim() === "") return {};
 	const parsed = parseJson(line.text);
 	// A short unterminated last line that does not parse is what a crash in mid-write leaves: read as nothing.
 	if (!line.terminated && E.isLeft(parsed)) return {};
 	if (E.isLeft(parsed)) return { anomaly: { entry: at, reason: parsed.left } };
-	if (!isRecord(parsed.right)) return { anomaly: { entry: at, reason: "line is not a JSON object" } };
+	if (!isRecord(parsed.right)) return { anomaly: { entry: at, reason: "line is not a JSON object" }, json: true };
 	const bounded = boundedDepth(parsed.right, limits.depth);
-	if (!bounded.cut) return { value: bounded.value };
+	if (!bounded.cut) return { value: bounded.value, json: true };
 	const id = bounded.value.id;
 	const entry = typeof id === "string" && id !== "" ? id : at;
-	return { value: bounded.value, anomaly: { entry, reason: tooDeep(limits.depth) } };
+	return { value: bounded.value, anomaly: { entry, reason: tooDeep(limits.depth) }, json: true };
 }
 
 /** The anomaly of an entry cut at `depth` levels: it stays, with what lay deeper replaced. Exported for tests. */
@@ -120,11 +129,13 @@ export function readLines(lines: Iterable<Line>, limits: ReadLimits = READ_LIMIT
 	const anomalies: ReadAnomaly[] = [];
 	const parsed: Parsed[] = [];
 	let lineNo = 0;
+	let index = 0;
 	for (const line of lines) {
 		lineNo++;
-		const { value, anomaly } = readLine(line, lineNo, limits);
+		const { value, anomaly, json } = readLine(line, lineNo, limits);
 		if (anomaly !== undefined) anomalies.push(anomaly);
-		if (value !== undefined) parsed.push({ line: lineNo, value });
+		if (value !== undefined) parsed.push({ line: lineNo, index, value });
+		if (json) index++;
 	}
 	const header = parsed.find((p) => p.value.type === "session")?.value;
 	const version = headerVersion(header);
@@ -137,36 +148,38 @@ export function readTranscript(text: string, limits: ReadLimits = READ_LIMITS): 
 	return readLines(textLines(text, limits), limits);
 }
 
-/** v1 files have no ids: each entry gets `L<line>` and the previous entry as parent, as pi's migration links them. */
+/**
+ * v1 files have no ids: each entry gets `L<line>` and the previous entry as parent, as pi's migration
+ * (`migrateV1ToV2`) links them.
+ */
 function migrateV1(parsed: readonly Parsed[]): Entry[] {
 	const entries: Entry[] = [];
-	const idAtIndex: (string | undefined)[] = [];
+	const idAtIndex = new Map<number, string>();
 	let parentId: string | null = null;
 	for (const p of parsed) {
-		if (p.value.type === "session") {
-			idAtIndex.push(undefined);
-			continue;
-		}
+		if (p.value.type === "session") continue;
 		const id = `L${p.line}`;
-		idAtIndex.push(id);
-		entries.push({ id, parentId, type: typeString(p.value.type), raw: withV1Compaction(p.value, idAtIndex, parsed) });
+		idAtIndex.set(p.index, id);
+		entries.push({ id, parentId, type: typeString(p.value.type), raw: withV1Compaction(p.value, idAtIndex) });
 		parentId = id;
 	}
 	return entries;
 }
 
-/** A v1 compaction names its first kept entry by index into the parsed lines (header included), as pi reads it. */
+/**
+ * A v1 compaction names its first kept entry by index into the lines pi keeps (header included). As in pi's
+ * migration, the index is dropped, and the id is set only where that line is an entry already given one: the
+ * compaction itself or one before it (a later line, the header or no line names no entry).
+ */
 function withV1Compaction(
 	value: Record<string, unknown>,
-	idAtIndex: readonly (string | undefined)[],
-	parsed: readonly Parsed[],
+	idAtIndex: ReadonlyMap<number, string>,
 ): Record<string, unknown> {
 	const index = value.firstKeptEntryIndex;
-	if (value.type !== "compaction" || typeof index !== "number" || !Number.isSafeInteger(index)) return value;
-	const target = parsed[index];
-	if (target === undefined || target.value.type === "session") return value;
-	const known = idAtIndex[index];
-	return { ...value, firstKeptEntryId: known ?? `L${target.line}` };
+	if (value.type !== "compaction" || typeof index !== "number") return value;
+	const { firstKeptEntryIndex: _dropped, ...rest } = value;
+	const id = idAtIndex.get(index);
+	return id === undefined ? rest : { ...rest, firstKeptEntryId: id };
 }
 
 function typeString(u: unknown): string {
@@ -216,7 +229,7 @@ export function entriesFromObjects(objects: readonly unknown[]): Transcript {
 				reason: tooDeep(MAX_DEPTH),
 			});
 		}
-		parsed.push({ line: index + 1, value: bounded.value });
+		parsed.push({ line: index + 1, index, value: bounded.value });
 	});
 	return { version: 3, header: undefined, entries: readTree(parsed, anomalies, 3), anomalies };
 }
