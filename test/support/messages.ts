@@ -42,6 +42,17 @@ export function result(
 	return { role: "toolResult", toolCallId, toolName, text, isError, details };
 }
 
+/** The agent running `command` with pi's bash tool (call `id`) and the tool's result: the two messages of one run. */
+export function bashRun(
+	id: string,
+	command: string,
+	output: string,
+	isError = false,
+	details: unknown = undefined,
+): readonly [MessageOf<"assistant">, MessageOf<"toolResult">] {
+	return [assistant("", [bash(id, command)]), result(id, "bash", output, isError, details)];
+}
+
 /** The user's own `!` run of `command`. */
 export function userRun(
 	command: string,

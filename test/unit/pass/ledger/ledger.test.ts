@@ -4,7 +4,7 @@ import { errorHead, HEAD_CHARS, ledgerEvents, ledgerOf, toolExitCode } from "../
 import { initialState, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
 import { modelFailed } from "../../../support/events.js";
-import { assistant, bash, call, result, userRun } from "../../../support/messages.js";
+import { assistant, bash, bashRun, call, result, userRun } from "../../../support/messages.js";
 
 /** Given messages, when the ledger reads them as span `span` after `prior`, then these events. */
 const read = (messages: readonly Message[], span = 1, prior: State = initialState) =>
@@ -109,10 +109,7 @@ describe("commands", () => {
 
 describe("errors", () => {
 	it("records a failed bash call as an error of its command", () => {
-		const events = read([
-			assistant("", [bash("t1", "npm test")]),
-			result("t1", "bash", "\n  FAIL a.test.ts\n\nCommand exited with code 1", true),
-		]);
+		const events = read([...bashRun("t1", "npm test", "\n  FAIL a.test.ts\n\nCommand exited with code 1", true)]);
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "FAIL a.test.ts\n\nCommand exited with code 1", span: 1, command: "C1" },
 		]);
@@ -120,10 +117,8 @@ describe("errors", () => {
 
 	it("records a bash call the user interrupted (pi marks it failed, 'Command aborted') with no exit code and no error", () => {
 		const events = read([
-			assistant("", [bash("t1", "npm run dev")]),
-			result("t1", "bash", "Local: http://localhost:5173/\n\nCommand aborted", true),
-			assistant("", [bash("t2", "sleep 99")]),
-			result("t2", "bash", "Command aborted", true),
+			...bashRun("t1", "npm run dev", "Local: http://localhost:5173/\n\nCommand aborted", true),
+			...bashRun("t2", "sleep 99", "Command aborted", true),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => [c.id, c.exitCode])).toEqual([
 			["C1", null],
@@ -134,27 +129,23 @@ describe("errors", () => {
 
 	it("still records a run that timed out, and one whose output only mentions an abort, as errors", () => {
 		const events = read([
-			assistant("", [bash("t1", "npm test")]),
-			result("t1", "bash", "Command timed out after 30 seconds", true),
-			assistant("", [bash("t2", "node x.js")]),
-			result("t2", "bash", "Command aborted by the script\n\nCommand exited with code 1", true),
+			...bashRun("t1", "npm test", "Command timed out after 30 seconds", true),
+			...bashRun("t2", "node x.js", "Command aborted by the script\n\nCommand exited with code 1", true),
 		]);
 		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
 	});
 
 	it("an interrupted run fixes nothing: the earlier failure of the same text stays open", () => {
 		const events = read([
-			assistant("", [bash("t1", "npm test")]),
-			result("t1", "bash", "Command exited with code 1", true),
-			assistant("", [bash("t2", "npm test")]),
-			result("t2", "bash", "Command aborted", true),
+			...bashRun("t1", "npm test", "Command exited with code 1", true),
+			...bashRun("t2", "npm test", "Command aborted", true),
 		]);
 		expect(ofType(events, "error-fixed")).toEqual([]);
 		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
 	});
 
 	it("records a non-zero exit from details as an error even when the result is not marked failed", () => {
-		const events = read([assistant("", [bash("t1", "make")]), result("t1", "bash", "", false, { exitCode: 1 })]);
+		const events = read([...bashRun("t1", "make", "", false, { exitCode: 1 })]);
 		expect(ofType(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "exit code 1", span: 1, command: "C1" },
 		]);
@@ -206,8 +197,7 @@ describe("errors", () => {
 		const events = read([
 			assistant("", [bash("t1", 'grep -n "invalidate" src/text.ts')]),
 			result("t1", "bash", "Command exited with code 1", true),
-			assistant("", [bash("t2", "cd pkg && diff a.txt b.txt")]),
-			result("t2", "bash", "1c1\n< a\n---\n> b\n\nCommand exited with code 1", true),
+			...bashRun("t2", "cd pkg && diff a.txt b.txt", "1c1\n< a\n---\n> b\n\nCommand exited with code 1", true),
 			userRun("test -f dist/index.js", 1),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1, 1, 1]);
@@ -216,10 +206,13 @@ describe("errors", () => {
 
 	it("still records grep's exit 2 (a missing file), and exit 1 where the chain ends in another command", () => {
 		const events = read([
-			assistant("", [bash("t1", "grep x missing.ts")]),
-			result("t1", "bash", "grep: missing.ts: No such file or directory\n\nCommand exited with code 2", true),
-			assistant("", [bash("t2", "grep -q x f && npm test")]),
-			result("t2", "bash", "Command exited with code 1", true),
+			...bashRun(
+				"t1",
+				"grep x missing.ts",
+				"grep: missing.ts: No such file or directory\n\nCommand exited with code 2",
+				true,
+			),
+			...bashRun("t2", "grep -q x f && npm test", "Command exited with code 1", true),
 		]);
 		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
 	});
@@ -286,8 +279,7 @@ describe("fixes", () => {
 
 	it("a grep that found nothing fixes the error an earlier run of the same text raised (it ran)", () => {
 		const events = read([
-			assistant("", [bash("t1", "grep x f.ts")]),
-			result("t1", "bash", "grep: f.ts: No such file or directory\n\nCommand exited with code 2", true),
+			...bashRun("t1", "grep x f.ts", "grep: f.ts: No such file or directory\n\nCommand exited with code 2", true),
 			...fail("t2", "grep x f.ts"),
 		]);
 		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
@@ -377,10 +369,7 @@ describe("ids and merging with the prior state", () => {
 	});
 
 	it("gives a tool call the prior state already holds no new id", () => {
-		const messages = [
-			assistant("", [bash("t1", "npm test")]),
-			result("t1", "bash", "Command exited with code 1", true),
-		];
+		const messages = [...bashRun("t1", "npm test", "Command exited with code 1", true)];
 		const prior = applied(initialState, read(messages, 1));
 		expect(read(messages, 1, prior)).toEqual([]);
 	});
@@ -512,8 +501,7 @@ describe("runs, errors and fixes as real sessions have them", () => {
 
 	it("reads the first result of a tool-call id that repeats", () => {
 		const events = read([
-			assistant("", [bash("t1", "npm test")]),
-			result("t1", "bash", "FAIL\n\nCommand exited with code 1", true),
+			...bashRun("t1", "npm test", "FAIL\n\nCommand exited with code 1", true),
 			result("t1", "bash", "ok"),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1]);
@@ -523,8 +511,7 @@ describe("runs, errors and fixes as real sessions have them", () => {
 	it("is one command and one error when a tool-call id repeats across messages", () => {
 		const events = read([
 			assistant("", [bash("t1", "cd pkg && npm test")]),
-			assistant("", [bash("t1", "cd pkg && npm test")]),
-			result("t1", "bash", "FAIL src/a.test.ts\n\nCommand exited with code 1", true),
+			...bashRun("t1", "cd pkg && npm test", "FAIL src/a.test.ts\n\nCommand exited with code 1", true),
 		]);
 		expect(ofType(events, "command-recorded").map((c) => c.id)).toEqual(["C1"]);
 		expect(ofType(events, "error-recorded").map((e) => [e.id, e.command])).toEqual([["E1", "C1"]]);
@@ -546,22 +533,20 @@ describe("runs, errors and fixes as real sessions have them", () => {
 
 	it("read again with a later success, a span whose success came before its failure fixes the failure with the later one", () => {
 		const first = [
-			assistant("", [bash("t1", "npm test")]),
-			result("t1", "bash", "ok"),
-			assistant("", [bash("t2", "npm test")]),
-			result("t2", "bash", "FAIL\n\nCommand exited with code 1", true),
+			...bashRun("t1", "npm test", "ok"),
+			...bashRun("t2", "npm test", "FAIL\n\nCommand exited with code 1", true),
 		];
 		const prior = applied(initialState, read(first, 1));
-		const later = [...first, assistant("", [bash("t3", "npm test")]), result("t3", "bash", "ok")];
+		const later = [...first, ...bashRun("t3", "npm test", "ok")];
 		expect(ofType(read(later, 1, prior), "error-fixed")).toEqual([{ error: "E1", by: "C3" }]);
 	});
 
 	it("a run never fixes the error it raised, even read again with a result that changed", () => {
 		const prior = applied(
 			initialState,
-			read([assistant("", [bash("t1", "npm test")]), result("t1", "bash", "x\n\nCommand exited with code 1", true)], 1),
+			read([...bashRun("t1", "npm test", "x\n\nCommand exited with code 1", true)], 1),
 		);
-		expect(read([assistant("", [bash("t1", "npm test")]), result("t1", "bash", "ok")], 1, prior)).toEqual([]);
+		expect(read([...bashRun("t1", "npm test", "ok")], 1, prior)).toEqual([]);
 	});
 
 	it("continues the C<n> after the commands an error names as raiser or fixer", () => {
