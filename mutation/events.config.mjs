@@ -15,6 +15,7 @@ export default {
 		"test/unit/reducers/**/*.test.ts",
 		"test/unit/adapters/cli/session-file.test.ts",
 		"test/properties/core.test.ts",
+		"test/properties/transcript.test.ts",
 		"test/properties/core-codecs.test.ts",
 		"test/properties/fast-codec.test.ts",
 		"test/hostile/transcript.test.ts",

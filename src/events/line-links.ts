@@ -43,7 +43,6 @@ export interface LinksScanner {
 
 type Phase =
 	| "start"
-	| "keyOrClose"
 	| "key"
 	| "keyText"
 	| "colon"
@@ -91,7 +90,6 @@ function valueDone(scan: Scan): void {
 function stringBody(scan: Scan, s: string, from: number): number {
 	let i = from;
 	if (scan.escaped) {
-		if (i >= s.length) return -1;
 		scan.escaped = false;
 		i++;
 	}
@@ -186,10 +184,8 @@ function punctuation(scan: Scan, s: string, i: number): number {
 	const c = s.charAt(i);
 	switch (scan.phase) {
 		case "start":
-			return to(scan, c === "{" ? "keyOrClose" : "bad", i);
-		case "keyOrClose":
+			return to(scan, c === "{" ? "key" : "bad", i);
 		case "key":
-			if (c === "}" && scan.phase === "keyOrClose") return to(scan, "bad", i);
 			if (c !== '"') return to(scan, "bad", i);
 			begin(scan, true);
 			take(scan, s, i, i + 1);
@@ -216,8 +212,6 @@ function step(scan: Scan, s: string, i: number): number {
 			return nested(scan, s, i);
 		case "primitive":
 			return primitive(scan, s, i);
-		case "bad":
-			return s.length;
 		default:
 			return punctuation(scan, s, skipSpace(s, i));
 	}
