@@ -24,6 +24,7 @@ export default defineConfig({
 			"test/hostile/repository.test.ts",
 		],
 		env: { LONGHAUL_PI: process.env.LONGHAUL_PI ?? "1" },
+		globalSetup: ["test/support/run-temp-root.ts"],
 		testTimeout: 60_000,
 		hookTimeout: 60_000,
 	},
