@@ -1,4 +1,4 @@
-import type { CloseKind, Event } from "../../src/events/index.js";
+import type { CloseKind, Event, EventOf } from "../../src/events/index.js";
 import type { World } from "../../src/events/world.js";
 
 // One builder an event kind, for tests that hand events to the reducer, the views or a stored session. Each writes its
@@ -95,3 +95,7 @@ export const foreign = (entry: string, summaryChars: number, fromHook = false): 
 	data: { entry, summaryChars, fromHook },
 });
 export const anomaly = (entry: string, reason: string): Event => ({ type: "anomaly", data: { entry, reason } });
+
+/** The data of the events of kind `type`, in their order: what a test reads back of what was produced. */
+export const dataOf = <K extends Event["type"]>(events: readonly Event[], type: K): EventOf<K>["data"][] =>
+	events.filter((e): e is EventOf<K> => e.type === type).map((e) => e.data);

@@ -4,7 +4,7 @@ import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/ac
 import { initialState, type State } from "../../../../src/reducers/index.js";
 import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
-import { deadEnd, decision, ruleAdded, ruleLifted, value } from "../../../support/events.js";
+import { dataOf, deadEnd, decision, ruleAdded, ruleLifted, value } from "../../../support/events.js";
 import { acceptContext, users } from "../../../support/users.js";
 
 const withRules = (rules: readonly { words: string; source: string }[]) =>
@@ -29,9 +29,8 @@ const filler = (chars: number) =>
 		.slice(0, chars)
 		.trim();
 const added = (events: readonly Event[]) =>
-	events.flatMap((e) => (e.type === "rule-added" ? [{ words: e.data.words, source: e.data.source }] : []));
-const lifted = (events: readonly Event[]) =>
-	events.flatMap((e) => (e.type === "rule-lifted" ? [{ target: e.data.target, by: e.data.by }] : []));
+	dataOf(events, "rule-added").map(({ words, source }) => ({ words, source }));
+const lifted = (events: readonly Event[]) => dataOf(events, "rule-lifted");
 
 describe("accepting rule labels", () => {
 	it("copies a labeled rule's words from the message, whole up to 300 characters even when words were given", () => {

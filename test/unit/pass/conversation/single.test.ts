@@ -14,6 +14,7 @@ import {
 	start,
 } from "../../../../src/pass/conversation/index.js";
 import { labelsOnly } from "../../../support/answers.js";
+import { dataOf } from "../../../support/events.js";
 import { users } from "../../../support/users.js";
 import { spanContext, WHOLE_ANSWER, when } from "./span-context.js";
 
@@ -392,7 +393,7 @@ describe("single mode's rejected quotes", () => {
 			{ msg: "u3", label: "not a rule" },
 		]);
 		const diff = chunkDiffOf(when(given(32_000, twoRules), reply(answer)).conversation);
-		expect(diff.accepted?.events.flatMap((e) => (e.type === "rule-added" ? [e.data.words] : []))).toEqual([
+		expect(dataOf(diff.accepted?.events ?? [], "rule-added").map((d) => d.words)).toEqual([
 			"never add dependencies",
 			"always run the tests before you commit",
 		]);

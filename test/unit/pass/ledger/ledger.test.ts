@@ -1,16 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { Event, EventOf, Message } from "../../../../src/events/index.js";
+import type { Message } from "../../../../src/events/index.js";
 import { errorHead, HEAD_CHARS, ledgerEvents, ledgerOf, toolExitCode } from "../../../../src/pass/ledger/ledger.js";
 import { initialState, type State } from "../../../../src/reducers/index.js";
 import { applied } from "../../../support/applied.js";
-import { modelFailed } from "../../../support/events.js";
+import { dataOf, modelFailed } from "../../../support/events.js";
 import { assistant, bash, bashRun, call, result, userRun } from "../../../support/messages.js";
 
 /** Given messages, when the ledger reads them as span `span` after `prior`, then these events. */
 const read = (messages: readonly Message[], span = 1, prior: State = initialState) =>
 	ledgerOf(messages, span, prior).events;
-const ofType = <K extends Event["type"]>(events: readonly Event[], type: K): EventOf<K>["data"][] =>
-	events.filter((e): e is EventOf<K> => e.type === type).map((e) => e.data);
 
 describe("exit code of a bash tool call", () => {
 	it("comes from the result's details when they carry one", () => {
@@ -62,7 +60,7 @@ describe("commands", () => {
 			],
 			3,
 		);
-		expect(ofType(events, "command-recorded")).toEqual([
+		expect(dataOf(events, "command-recorded")).toEqual([
 			{ id: "C1", command: "npm test", exitCode: 1, span: 3, toolCallId: "t1", by: "tool" },
 			{ id: "C2", command: "ls", exitCode: 0, span: 3, toolCallId: "t2", by: "tool" },
 		]);
@@ -70,8 +68,8 @@ describe("commands", () => {
 
 	it("records a bash call without a result with an unknown exit code and no error", () => {
 		const events = read([assistant("", [bash("t1", "sleep 100")])]);
-		expect(ofType(events, "command-recorded")[0]?.exitCode).toBeNull();
-		expect(ofType(events, "error-recorded")).toEqual([]);
+		expect(dataOf(events, "command-recorded")[0]?.exitCode).toBeNull();
+		expect(dataOf(events, "error-recorded")).toEqual([]);
 	});
 
 	it("skips the tool calls of a message that stopped with an error or was aborted, since pi ran none", () => {
@@ -79,20 +77,20 @@ describe("commands", () => {
 			assistant("", [bash("t1", "ls")], "aborted"),
 			assistant("", [bash("t2", "pwd")], "error", "overloaded"),
 		]);
-		expect(ofType(events, "command-recorded")).toEqual([]);
+		expect(dataOf(events, "command-recorded")).toEqual([]);
 	});
 
 	it("records the user's own `!` run with its exit code, no tool-call id, by user", () => {
 		const events = read([userRun("make", 0)]);
-		expect(ofType(events, "command-recorded")).toEqual([
+		expect(dataOf(events, "command-recorded")).toEqual([
 			{ id: "C1", command: "make", exitCode: 0, span: 1, toolCallId: null, by: "user" },
 		]);
 	});
 
 	it("gives a cancelled user run no exit code and no error", () => {
 		const events = read([userRun("make", 130, true)]);
-		expect(ofType(events, "command-recorded")[0]?.exitCode).toBeNull();
-		expect(ofType(events, "error-recorded")).toEqual([]);
+		expect(dataOf(events, "command-recorded")[0]?.exitCode).toBeNull();
+		expect(dataOf(events, "error-recorded")).toEqual([]);
 	});
 
 	it("leaves out a bash call whose command does not decode, but keeps its failed result as an error", () => {
@@ -100,8 +98,8 @@ describe("commands", () => {
 			assistant("", [call("t1", "bash", { cmd: "ls" })]),
 			result("t1", "bash", "Validation failed: command is required", true),
 		]);
-		expect(ofType(events, "command-recorded")).toEqual([]);
-		expect(ofType(events, "error-recorded")).toEqual([
+		expect(dataOf(events, "command-recorded")).toEqual([]);
+		expect(dataOf(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "Validation failed: command is required", span: 1, command: null },
 		]);
 	});
@@ -110,7 +108,7 @@ describe("commands", () => {
 describe("errors", () => {
 	it("records a failed bash call as an error of its command", () => {
 		const events = read([...bashRun("t1", "npm test", "\n  FAIL a.test.ts\n\nCommand exited with code 1", true)]);
-		expect(ofType(events, "error-recorded")).toEqual([
+		expect(dataOf(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "FAIL a.test.ts\n\nCommand exited with code 1", span: 1, command: "C1" },
 		]);
 	});
@@ -120,11 +118,11 @@ describe("errors", () => {
 			...bashRun("t1", "npm run dev", "Local: http://localhost:5173/\n\nCommand aborted", true),
 			...bashRun("t2", "sleep 99", "Command aborted", true),
 		]);
-		expect(ofType(events, "command-recorded").map((c) => [c.id, c.exitCode])).toEqual([
+		expect(dataOf(events, "command-recorded").map((c) => [c.id, c.exitCode])).toEqual([
 			["C1", null],
 			["C2", null],
 		]);
-		expect(ofType(events, "error-recorded")).toEqual([]);
+		expect(dataOf(events, "error-recorded")).toEqual([]);
 	});
 
 	it("still records a run that timed out, and one whose output only mentions an abort, as errors", () => {
@@ -132,7 +130,7 @@ describe("errors", () => {
 			...bashRun("t1", "npm test", "Command timed out after 30 seconds", true),
 			...bashRun("t2", "node x.js", "Command aborted by the script\n\nCommand exited with code 1", true),
 		]);
-		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
+		expect(dataOf(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
 	});
 
 	it("an interrupted run fixes nothing: the earlier failure of the same text stays open", () => {
@@ -140,13 +138,13 @@ describe("errors", () => {
 			...bashRun("t1", "npm test", "Command exited with code 1", true),
 			...bashRun("t2", "npm test", "Command aborted", true),
 		]);
-		expect(ofType(events, "error-fixed")).toEqual([]);
-		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
+		expect(dataOf(events, "error-fixed")).toEqual([]);
+		expect(dataOf(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
 	});
 
 	it("records a non-zero exit from details as an error even when the result is not marked failed", () => {
 		const events = read([...bashRun("t1", "make", "", false, { exitCode: 1 })]);
-		expect(ofType(events, "error-recorded")).toEqual([
+		expect(dataOf(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "exit code 1", span: 1, command: "C1" },
 		]);
 	});
@@ -158,7 +156,7 @@ describe("errors", () => {
 			assistant("", [call("t2", "write", { path: "/ro/b.ts", content: "x" })]),
 			result("t2", "write", "EACCES: permission denied", true, {}),
 		]);
-		expect(ofType(events, "error-recorded")).toEqual([
+		expect(dataOf(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "edit", head: "Could not find the exact text in a.ts", span: 1, command: null, path: "a.ts" },
 			{ id: "E2", tool: "write", head: "EACCES: permission denied", span: 1, command: null, path: "/ro/b.ts" },
 		]);
@@ -169,26 +167,26 @@ describe("errors", () => {
 			assistant("", [call("t1", "read", { path: "gone.ts" })]),
 			result("t1", "read", "ENOENT: no such file or directory", true, {}),
 		]);
-		expect(ofType(events, "error-recorded")).toEqual([
+		expect(dataOf(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "read", head: "ENOENT: no such file or directory", span: 1, command: null },
 		]);
 	});
 
 	it("records the session's own model stopping with an error as a model failure, not an error of the work", () => {
 		const events = read([assistant("", [], "error", "529 overloaded_error"), assistant("", [], "error", "")]);
-		expect(ofType(events, "model-failed")).toEqual([
+		expect(dataOf(events, "model-failed")).toEqual([
 			{ span: 1, head: "529 overloaded_error" },
 			{ span: 1, head: "(no message)" },
 		]);
-		expect(ofType(events, "error-recorded")).toEqual([]);
+		expect(dataOf(events, "error-recorded")).toEqual([]);
 		const state = applied(initialState, events);
 		expect(state.errors).toEqual([]);
-		expect(state.modelFailures).toEqual(ofType(events, "model-failed"));
+		expect(state.modelFailures).toEqual(dataOf(events, "model-failed"));
 	});
 
 	it("records a user run that exited non-zero as an error of its command", () => {
 		const events = read([userRun("make", 2, false, "make: *** [all] Error 2")]);
-		expect(ofType(events, "error-recorded")).toEqual([
+		expect(dataOf(events, "error-recorded")).toEqual([
 			{ id: "E1", tool: "bash", head: "make: *** [all] Error 2", span: 1, command: "C1" },
 		]);
 	});
@@ -200,8 +198,8 @@ describe("errors", () => {
 			...bashRun("t2", "cd pkg && diff a.txt b.txt", "1c1\n< a\n---\n> b\n\nCommand exited with code 1", true),
 			userRun("test -f dist/index.js", 1),
 		]);
-		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1, 1, 1]);
-		expect(ofType(events, "error-recorded")).toEqual([]);
+		expect(dataOf(events, "command-recorded").map((c) => c.exitCode)).toEqual([1, 1, 1]);
+		expect(dataOf(events, "error-recorded")).toEqual([]);
 	});
 
 	it("still records grep's exit 2 (a missing file), and exit 1 where the chain ends in another command", () => {
@@ -214,7 +212,7 @@ describe("errors", () => {
 			),
 			...bashRun("t2", "grep -q x f && npm test", "Command exited with code 1", true),
 		]);
-		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
+		expect(dataOf(events, "error-recorded").map((e) => e.command)).toEqual(["C1", "C2"]);
 	});
 
 	it("keeps the first HEAD_CHARS characters of the text as the head, trimmed, never half a surrogate pair", () => {
@@ -237,14 +235,14 @@ describe("fixes", () => {
 
 	it("a later success of the same command text fixes the earlier open error", () => {
 		const events = read([...fail("t1", "npm test"), ...pass("t2", "npm test")]);
-		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
+		expect(dataOf(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 		const state = applied(initialState, events);
 		expect(state.errors.map((e) => e.fixedBy)).toEqual(["C2"]);
 	});
 
 	it("one success fixes every earlier failure of that command", () => {
 		const events = read([...fail("t1", "npm test"), ...fail("t2", "npm test"), ...pass("t3", "npm test")]);
-		expect(ofType(events, "error-fixed")).toEqual([
+		expect(dataOf(events, "error-fixed")).toEqual([
 			{ error: "E1", by: "C3" },
 			{ error: "E2", by: "C3" },
 		]);
@@ -252,29 +250,29 @@ describe("fixes", () => {
 
 	it("a success of a different command fixes nothing", () => {
 		const events = read([...fail("t1", "npm test"), ...pass("t2", "npm run build")]);
-		expect(ofType(events, "error-fixed")).toEqual([]);
+		expect(dataOf(events, "error-fixed")).toEqual([]);
 	});
 
 	it("a success before the failure fixes nothing", () => {
 		const events = read([...pass("t1", "npm test"), ...fail("t2", "npm test")]);
-		expect(ofType(events, "error-fixed")).toEqual([]);
+		expect(dataOf(events, "error-fixed")).toEqual([]);
 	});
 
 	it("a user run fixes an open error of a tool call with the same command text", () => {
 		const events = read([...fail("t1", "make"), userRun("make", 0)]);
-		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
+		expect(dataOf(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 	});
 
 	it("fixes an open error that an earlier span carried", () => {
 		const prior = applied(initialState, read(fail("t1", "npm test"), 1));
 		const events = read(pass("t9", "npm test"), 2, prior);
-		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
+		expect(dataOf(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 	});
 
 	it("does not fix again an error an earlier span already fixed", () => {
 		const prior = applied(initialState, read([...fail("t1", "npm test"), ...pass("t2", "npm test")], 1));
 		const events = read(pass("t3", "npm test"), 2, prior);
-		expect(ofType(events, "error-fixed")).toEqual([]);
+		expect(dataOf(events, "error-fixed")).toEqual([]);
 	});
 
 	it("a grep that found nothing fixes the error an earlier run of the same text raised (it ran)", () => {
@@ -282,12 +280,12 @@ describe("fixes", () => {
 			...bashRun("t1", "grep x f.ts", "grep: f.ts: No such file or directory\n\nCommand exited with code 2", true),
 			...fail("t2", "grep x f.ts"),
 		]);
-		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
+		expect(dataOf(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 	});
 
 	it("a command with an unknown exit code fixes nothing", () => {
 		const events = read([...fail("t1", "npm test"), assistant("", [bash("t2", "npm test")])]);
-		expect(ofType(events, "error-fixed")).toEqual([]);
+		expect(dataOf(events, "error-fixed")).toEqual([]);
 	});
 });
 
@@ -309,7 +307,7 @@ describe("fixes of edits and writes", () => {
 			...change("t2", "edit", "src/index.ts", true),
 			...change("t3", "edit", "src/index.ts", false),
 		]);
-		expect(ofType(events, "error-fixed")).toEqual([
+		expect(dataOf(events, "error-fixed")).toEqual([
 			{ error: "E1", byTool: "edit", path: "src/index.ts" },
 			{ error: "E2", byTool: "edit", path: "src/index.ts" },
 		]);
@@ -324,7 +322,7 @@ describe("fixes of edits and writes", () => {
 			...change("t3", "write", "b.ts", true),
 			...change("t4", "edit", "b.ts", false),
 		]);
-		expect(ofType(events, "error-fixed")).toEqual([
+		expect(dataOf(events, "error-fixed")).toEqual([
 			{ error: "E1", byTool: "write", path: "a.ts" },
 			{ error: "E2", byTool: "edit", path: "b.ts" },
 		]);
@@ -338,14 +336,14 @@ describe("fixes of edits and writes", () => {
 			assistant("", [call("t4", "read", { path: "a.ts" })]),
 			result("t4", "read", "text"),
 		]);
-		expect(ofType(events, "error-fixed")).toEqual([]);
+		expect(dataOf(events, "error-fixed")).toEqual([]);
 		expect(applied(initialState, events).errors.map((e) => e.fixedBy)).toEqual([null]);
 	});
 
 	it("fixes a failed edit an earlier span carried, once", () => {
 		const prior = applied(initialState, read(change("t1", "edit", "a.ts", true), 1));
 		const events = read([...change("t2", "edit", "a.ts", false), ...change("t3", "edit", "a.ts", false)], 2, prior);
-		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", byTool: "edit", path: "a.ts" }]);
+		expect(dataOf(events, "error-fixed")).toEqual([{ error: "E1", byTool: "edit", path: "a.ts" }]);
 		expect(read(change("t4", "edit", "a.ts", false), 3, applied(prior, events))).toEqual([]);
 	});
 
@@ -364,8 +362,8 @@ describe("ids and merging with the prior state", () => {
 			errors: [{ id: "E3", tool: "edit", head: "x", span: 1, command: null, fixedBy: null }],
 		};
 		const events = read([userRun("make", 1)], 2, prior);
-		expect(ofType(events, "command-recorded").map((c) => c.id)).toEqual(["C8"]);
-		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E4"]);
+		expect(dataOf(events, "command-recorded").map((c) => c.id)).toEqual(["C8"]);
+		expect(dataOf(events, "error-recorded").map((e) => e.id)).toEqual(["E4"]);
 	});
 
 	it("gives a tool call the prior state already holds no new id", () => {
@@ -382,7 +380,7 @@ describe("ids and merging with the prior state", () => {
 
 	it("records a user run of the same text in another span as a new command", () => {
 		const prior = applied(initialState, read([userRun("ls", 0)], 1));
-		expect(ofType(read([userRun("ls", 0)], 2, prior), "command-recorded").map((c) => c.id)).toEqual(["C2"]);
+		expect(dataOf(read([userRun("ls", 0)], 2, prior), "command-recorded").map((c) => c.id)).toEqual(["C2"]);
 	});
 
 	it("knows a command-less error again by its span, tool, head and place", () => {
@@ -406,7 +404,7 @@ describe("ids and merging with the prior state", () => {
 
 	it("gives no E<n> to a model failure: the next error's id follows the errors only", () => {
 		const events = read([assistant("", [], "error", "overloaded"), userRun("make", 2)]);
-		expect(ofType(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
+		expect(dataOf(events, "error-recorded").map((e) => e.id)).toEqual(["E1"]);
 	});
 
 	it("is deterministic: the same input gives the same events", () => {
@@ -435,8 +433,8 @@ describe("ledgerEvents", () => {
 			initialState,
 		);
 		expect(events.map((e) => e.type)).toEqual(["command-recorded", "value-recorded", "files-touched"]);
-		expect(ofType(events, "value-recorded")).toEqual([{ name: "port", value: "5173", source: "C1" }]);
-		expect(ofType(events, "files-touched")).toEqual([{ read: [], modified: ["src/a.ts"] }]);
+		expect(dataOf(events, "value-recorded")).toEqual([{ name: "port", value: "5173", source: "C1" }]);
+		expect(dataOf(events, "files-touched")).toEqual([{ read: [], modified: ["src/a.ts"] }]);
 	});
 });
 
@@ -458,7 +456,7 @@ describe("runs, errors and fixes as real sessions have them", () => {
 			result("t1", "bash", "", true, { exitCode: null }),
 			result("t2", "read", "", true, {}),
 		]);
-		expect(ofType(events, "error-recorded").map((e) => e.head)).toEqual(["(no output)", "(no output)"]);
+		expect(dataOf(events, "error-recorded").map((e) => e.head)).toEqual(["(no output)", "(no output)"]);
 	});
 
 	it("records a failed tool's error with no path key at all when its call names no file", () => {
@@ -466,7 +464,7 @@ describe("runs, errors and fixes as real sessions have them", () => {
 			assistant("", [call("t1", "read", { path: "a.ts" })]),
 			result("t1", "read", "ENOENT", true, {}),
 		]);
-		expect(ofType(events, "error-recorded")).toStrictEqual([
+		expect(dataOf(events, "error-recorded")).toStrictEqual([
 			{ id: "E1", tool: "read", head: "ENOENT", span: 1, command: null },
 		]);
 	});
@@ -490,7 +488,7 @@ describe("runs, errors and fixes as real sessions have them", () => {
 			assistant("", [call("t1", "task", { command: "npm test" })]),
 			result("t1", "task", "done", false, {}),
 		]);
-		expect(ofType(events, "command-recorded")).toEqual([]);
+		expect(dataOf(events, "command-recorded")).toEqual([]);
 	});
 
 	it("keeps an empty output for a bash call that has no result", () => {
@@ -504,8 +502,8 @@ describe("runs, errors and fixes as real sessions have them", () => {
 			...bashRun("t1", "npm test", "FAIL\n\nCommand exited with code 1", true),
 			result("t1", "bash", "ok"),
 		]);
-		expect(ofType(events, "command-recorded").map((c) => c.exitCode)).toEqual([1]);
-		expect(ofType(events, "error-recorded").map((e) => e.command)).toEqual(["C1"]);
+		expect(dataOf(events, "command-recorded").map((c) => c.exitCode)).toEqual([1]);
+		expect(dataOf(events, "error-recorded").map((e) => e.command)).toEqual(["C1"]);
 	});
 
 	it("is one command and one error when a tool-call id repeats across messages", () => {
@@ -513,8 +511,8 @@ describe("runs, errors and fixes as real sessions have them", () => {
 			assistant("", [bash("t1", "cd pkg && npm test")]),
 			...bashRun("t1", "cd pkg && npm test", "FAIL src/a.test.ts\n\nCommand exited with code 1", true),
 		]);
-		expect(ofType(events, "command-recorded").map((c) => c.id)).toEqual(["C1"]);
-		expect(ofType(events, "error-recorded").map((e) => [e.id, e.command])).toEqual([["E1", "C1"]]);
+		expect(dataOf(events, "command-recorded").map((c) => c.id)).toEqual(["C1"]);
+		expect(dataOf(events, "error-recorded").map((e) => [e.id, e.command])).toEqual([["E1", "C1"]]);
 	});
 
 	it("names the file of the first edit call of a repeated tool-call id", () => {
@@ -523,12 +521,12 @@ describe("runs, errors and fixes as real sessions have them", () => {
 			assistant("", [call("t1", "edit", { path: "b.ts", oldText: "x", newText: "y" })]),
 			result("t1", "edit", "Could not find the exact text in a.ts.", true, {}),
 		]);
-		expect(ofType(events, "error-recorded").map((e) => e.path)).toEqual(["a.ts"]);
+		expect(dataOf(events, "error-recorded").map((e) => e.path)).toEqual(["a.ts"]);
 	});
 
 	it("fixes an error once: a second success of the same command fixes nothing more", () => {
 		const events = read([userRun("npm test", 1), userRun("npm test", 0), userRun("npm test", 0)]);
-		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
+		expect(dataOf(events, "error-fixed")).toEqual([{ error: "E1", by: "C2" }]);
 	});
 
 	it("read again with a later success, a span whose success came before its failure fixes the failure with the later one", () => {
@@ -538,7 +536,7 @@ describe("runs, errors and fixes as real sessions have them", () => {
 		];
 		const prior = applied(initialState, read(first, 1));
 		const later = [...first, ...bashRun("t3", "npm test", "ok")];
-		expect(ofType(read(later, 1, prior), "error-fixed")).toEqual([{ error: "E1", by: "C3" }]);
+		expect(dataOf(read(later, 1, prior), "error-fixed")).toEqual([{ error: "E1", by: "C3" }]);
 	});
 
 	it("a run never fixes the error it raised, even read again with a result that changed", () => {
@@ -558,7 +556,7 @@ describe("runs, errors and fixes as real sessions have them", () => {
 				{ id: "E2", tool: "bash", head: "y", span: 1, command: "C6", fixedBy: null },
 			],
 		};
-		expect(ofType(read([userRun("make", 0)], 2, prior), "command-recorded").map((c) => c.id)).toEqual(["C10"]);
+		expect(dataOf(read([userRun("make", 0)], 2, prior), "command-recorded").map((c) => c.id)).toEqual(["C10"]);
 	});
 
 	it("records a failure of another tool or head in a span read again, and the same failure in another span", () => {
@@ -572,17 +570,17 @@ describe("runs, errors and fixes as real sessions have them", () => {
 			...failed("t2", "ls", "ENOENT"),
 			...failed("t3", "read", "EACCES"),
 		];
-		expect(ofType(read(again, 2, prior), "error-recorded").map((e) => [e.id, e.tool, e.head])).toEqual([
+		expect(dataOf(read(again, 2, prior), "error-recorded").map((e) => [e.id, e.tool, e.head])).toEqual([
 			["E2", "ls", "ENOENT"],
 			["E3", "read", "EACCES"],
 		]);
-		expect(ofType(read(failed("t9", "read", "ENOENT"), 3, prior), "error-recorded").map((e) => e.id)).toEqual(["E2"]);
+		expect(dataOf(read(failed("t9", "read", "ENOENT"), 3, prior), "error-recorded").map((e) => e.id)).toEqual(["E2"]);
 	});
 
 	it("read again with the later successful edit, a span's failed edit is fixed by it", () => {
 		const prior = applied(initialState, read(edit("t1", "a.ts", true), 1));
 		const events = read([...edit("t1", "a.ts", true), ...edit("t2", "a.ts", false)], 1, prior);
-		expect(ofType(events, "error-fixed")).toEqual([{ error: "E1", byTool: "edit", path: "a.ts" }]);
+		expect(dataOf(events, "error-fixed")).toEqual([{ error: "E1", byTool: "edit", path: "a.ts" }]);
 	});
 
 	it("read again, a span whose failed edit a later edit fixed adds nothing", () => {

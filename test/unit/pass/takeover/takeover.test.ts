@@ -9,7 +9,7 @@ import { foldEntries, initialState, type State } from "../../../../src/reducers/
 import { rawAnswer } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
 import { assistant, chain, longhaulDetails, piCompaction, type Raw, user } from "../../../support/entries.js";
-import { ruleAdded, ruleLifted, spanClosed } from "../../../support/events.js";
+import { dataOf, ruleAdded, ruleLifted, spanClosed } from "../../../support/events.js";
 import { acceptContext } from "../../../support/users.js";
 
 function longhaulCompaction(id: string, parentId: string, firstKept: string, events: readonly Event[]): Raw {
@@ -223,10 +223,8 @@ describe("the words a takeover records", () => {
 // ---------------------------------------------------------------------------------------------------------------
 
 const answer = (labels: readonly RawLabel[]): RawAnswer => rawAnswer(labels, { narrative: "n" });
-const added = (events: readonly Event[]) =>
-	events.flatMap((e) => (e.type === "rule-added" ? [[e.data.words, e.data.source]] : []));
-const lifted = (events: readonly Event[]) =>
-	events.flatMap((e) => (e.type === "rule-lifted" ? [[e.data.target, e.data.by]] : []));
+const added = (events: readonly Event[]) => dataOf(events, "rule-added").map((d) => [d.words, d.source]);
+const lifted = (events: readonly Event[]) => dataOf(events, "rule-lifted").map((d) => [d.target, d.by]);
 
 function context(
 	texts: readonly string[],
