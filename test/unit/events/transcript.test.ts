@@ -96,6 +96,39 @@ describe("v1 compactions and v2 roles, as pi migrates them", () => {
 		}
 	});
 
+	it("a compaction's index counts the lines pi's reader keeps: no blank or malformed line, but any JSON line", () => {
+		const deep = JSON.stringify({ type: "custom", data: deepCall(8) });
+		const long = JSON.stringify(v1.user("x".repeat(300)));
+		const limits = { lineChars: 250, depth: 8 };
+		const fillers = [
+			["   ", 2],
+			['{"type": "message",', 2],
+			["[1, 2]", 3],
+			["7", 3],
+			[deep, 3],
+			[long, 3],
+		] as const;
+		const firstKept = fillers.map(([filler, index]) => {
+			const lines = v1
+				.v1Text([v1.user("a")])
+				.split("\n")
+				.slice(0, -1);
+			const after = [v1.user("b"), v1.compaction("summary", index)].map((l) => JSON.stringify(l));
+			const raw = readTranscript(`${[...lines, filler, ...after].join("\n")}\n`, limits).entries.at(-1)?.raw;
+			return [filler.slice(0, 12), raw?.firstKeptEntryId, raw !== undefined && "firstKeptEntryIndex" in raw];
+		});
+		expect(firstKept).toEqual(fillers.map(([filler]) => [filler.slice(0, 12), "L4", false]));
+	});
+
+	it("a compaction naming a later line, or an index that is no number, names no first kept entry", () => {
+		const later = readTranscript(v1.v1Text([v1.user("a"), v1.compaction("summary", 3), v1.user("b")]));
+		expect(later.entries[1]?.raw).not.toHaveProperty("firstKeptEntryId");
+		const text = v1.v1Text([v1.user("a"), { ...v1.compaction("summary", 1), firstKeptEntryIndex: "1" }]);
+		const raw = readTranscript(text).entries.at(-1)?.raw;
+		expect(raw).not.toHaveProperty("firstKeptEntryId");
+		expect(raw).toMatchObject({ firstKeptEntryIndex: "1" });
+	});
+
 	it("only a compaction's firstKeptEntryIndex is read: on any other line it stays as it is", () => {
 		const text = v1.v1Text([v1.user("never add dependencies"), { ...v1.assistant("ok"), firstKeptEntryIndex: 1 }]);
 		const raw = readTranscript(text).entries.at(-1)?.raw;
