@@ -186,6 +186,9 @@ const EXCEPTION_EDGES: readonly Pair[] = [
 	],
 	["a past form after 'always' is a report", "always use tabs in this repo", "always hated tabs in this repo"],
 	["a past form after 'only' is a report", "only test on linux", "only tested on linux so far"],
+	["a short past form after 'always' is a report", "always use tabs in this repo", "always used tabs in this repo"],
+	["an '-eed' past form after 'never' is a report", "never agree to a deadline for me", "we never agreed to that"],
+	["a past form of four letters after 'never' is a report", "never keep the temp files", "never kept the temp files"],
 	["a past form after 'don't' is no report", "don't shred the audit logs", "never shredded the audit logs"],
 	["a state of mind only after 'don't'", "always remember the changelog", "don't remember the changelog"],
 	[
