@@ -271,6 +271,14 @@ const REPEATED_PREFIXES = [
 	"pw  ",
 	"pw>a ",
 	"pw  a ",
+	// The forms of 2026-12-06: `.=` and `??=` after a name, a computed key, an entity in an element's text, an
+	// unquoted value read on past `&` and `;`, a sentence's first word after a password's name.
+	'$token.="',
+	'token ??= "',
+	'["token"]: "',
+	"<pw>a&amp;",
+	"token=a1;b2&",
+	"password: Password ",
 ];
 
 /**

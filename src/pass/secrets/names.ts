@@ -103,6 +103,20 @@ export function isPlainByFirstWord(name: string): boolean {
 	return PLAIN_KEY_WORDS.has(words[0] ?? "") && keyStrength(words) !== undefined && nameStrength(name) === undefined;
 }
 
+/**
+ * The words before `token` that make it a place in a list of results, handed to every caller who pages through it:
+ * AWS's `NextToken` and S3's `NextContinuationToken`, Google's `nextPageToken`, Azure's `continuationToken`, Twitter's
+ * `pagination_token`, a `cursorToken`, Google Calendar's `syncToken`, MongoDB's `resumeToken`.
+ */
+const PAGE_WORDS = new Set(["next", "prev", "previous", "continuation", "pagination", "cursor", "sync", "resume"]);
+
+/** A pagination token's name: `token` after a word of PAGE_WORDS, or after `page` after one (`nextPageToken`). */
+function isPageToken(words: readonly string[]): boolean {
+	if (words.at(-1) !== "token") return false;
+	const before = words.at(-2) ?? "";
+	return PAGE_WORDS.has(before) || (before === "page" && PAGE_WORDS.has(words.at(-3) ?? ""));
+}
+
 /** The last word of the name that makes it hold a secret, and how strongly, or undefined. */
 export function nameStrength(name: string): Strength | undefined {
 	const words = nameWords(name);
@@ -114,7 +128,8 @@ export function nameStrength(name: string): Strength | undefined {
 	if (last.endsWith("pwd") && last !== "oldpwd") return "password";
 	// A token or a secret is one whatever plain word stands before it but next to it (`flutterwavePubKeyToken`): only
 	// that word makes it one of no secret (`publicToken`, `id_token`). Any plain word does for a key (`PUBLIC_KEY`).
-	if (/(?:secret|token)$/.test(last)) return PLAIN_KEY_WORDS.has(words.at(-2) ?? "") ? undefined : "strong";
+	if (/(?:secret|token)$/.test(last))
+		return PLAIN_KEY_WORDS.has(words.at(-2) ?? "") || isPageToken(words) ? undefined : "strong";
 	if (words.some((w) => PLAIN_KEY_WORDS.has(w))) return undefined;
 	return keyStrength(words);
 }

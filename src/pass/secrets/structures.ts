@@ -13,6 +13,7 @@ import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom }
  */
 class Scan {
 	private value = { from: 0, end: 0 };
+	private chain = { from: 0, end: 0 };
 	private line = { from: 0, end: -1 };
 	constructor(readonly text: string) {}
 	/** Where the value run that starts at `from` ends. */
@@ -20,6 +21,19 @@ class Scan {
 		if (from >= this.value.from && from < this.value.end) return this.value.end;
 		const end = stopAt(VALUE_END, this.text, from);
 		if (end > from) this.value = { from, end };
+		return end;
+	}
+	/**
+	 * Where the unquoted value that starts at `from` ends, read on past `&` and `;` (`plainValueEnd`). A value read
+	 * from inside one read before ends where that one did (each piece is judged by itself and what follows it), so
+	 * anchors inside a long `a1;key:a1;key:a1;…` that are each passed over read it once.
+	 */
+	plainEnd(from: number): number {
+		const first = this.valueEnd(from);
+		if (first === from) return from;
+		if (from >= this.chain.from && from < this.chain.end) return this.chain.end;
+		const end = plainValueEnd(this, first);
+		this.chain = { from, end };
 		return end;
 	}
 	/** Where the line holding `at` ends. */
@@ -34,14 +48,14 @@ class Scan {
 
 /**
  * A name that may hold a secret and what stands between it and its value: `NAME=`, `NAME: `, `"name": "`,
- * `Authorization: Bearer `, Make's and PHP's `?=`, `+=`, `::=`, `:::=`, `.=`, an indexed `env["NAME"] = `, a Go or JS
- * backtick, a call's `("NAME", "`, an XML element's `<name>`, an attribute pair's `name" value="`, an env list's
- * `NAME", "value": "` (JSON) or `NAME\n  value: ` (YAML), a plist's `NAME</key><string>`, and blanks that may start a
+ * `Authorization: Bearer `, Make's and PHP's `?=`, `+=`, `::=`, `:::=`, `.=`, PHP's and JS's `??=`, Ruby's `||=`, an
+ * indexed `env["NAME"] = ` or computed key `{["NAME"]: `, a Go or JS backtick, a call's `("NAME", "`, an XML
+ * element's `<name>`, an attribute pair's `name" value="`, an env list's `NAME", "value": "` (JSON) or `NAME\n  value: ` (YAML), a plist's `NAME</key><string>`, and blanks that may start a
  * type (`var apiToken string = `) or a table's value column (`password    …`, as `vault kv get` prints). Found by its
  * last word, so the scan is fast; the whole name is read back in code.
  */
 const ASSIGNMENT =
-	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(?<optional>\?)|(?<index>["']\])|["'])?[ \t]{0,3}(?<op>:::=|::=|:=|\?=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>(?=\s{0,80}[^\s<>]{1,4000}\s{0,80}<\/))|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{2,40}(?=\S{1,1000}[ \t]{0,40}(?:\r?\n|$))|[ \t]{1,3}(?=[&*[]?[A-Za-z_][\w.]{0,40}(?:[<[]|\??[ \t]{1,3}=))))/gi;
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(?<optional>\?(?!\?=))|(?<index>["']\])|["'])?[ \t]{0,3}(?<op>:::=|::=|:=|\?\?=|\?=|\|\|=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>(?=\s{0,80}[^\s<>]{1,4000}\s{0,80}<\/))|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{2,40}(?=\S{1,1000}[ \t]{0,40}(?:\r?\n|$))|[ \t]{1,3}(?=[&*[]?[A-Za-z_][\w.]{0,40}(?:[<[]|\??[ \t]{1,3}=))))/gi;
 
 /**
  * The calls that set or read a setting by its name, a default or a value after it: `os.Setenv`, `System.setProperty`,
@@ -110,9 +124,13 @@ function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: 
 	const text = scan.text;
 	const end = m.index + m[0].length;
 	const form = m.groups ?? {};
-	// `env["NAME"] = "…"` sets a literal (`data["password"] = creds` an expression); `["name"]: T` is a computed key's
-	// type, `name?: T` an optional field's (Make's `NAME?=value` is its `?=`).
-	if (form.index !== undefined && (form.op !== "=" || !/["']/.test(text.charAt(end - 1)))) return -1;
+	// `env["NAME"] = "…"` and a Lua table's `{["NAME"] = "…"}` set a literal (`data["password"] = creds` an
+	// expression); a JS object's computed key `{["name"]: "…"}` holds one, where `["name"]: T` is a computed key's
+	// type; `name?: T` is an optional field's (Make's `NAME?=value` is its `?=`).
+	if (form.index !== undefined) {
+		if ((form.op !== "=" && form.op !== ":") || !/["']/.test(text.charAt(end - 1))) return -1;
+		if (form.op === ":") return end;
+	}
 	if (form.op === ":") {
 		const typed = afterType(text, runEnd(BLANK, text, text.indexOf(":", wordEnd) + 1));
 		if (typed >= 0 || form.optional !== undefined) return typed;
@@ -130,7 +148,7 @@ function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: 
 	if (form.element !== undefined) {
 		if (text.charAt(nameStart - 1) !== "<") return -1;
 		const from = afterSpace(text, end, 80);
-		const close = afterSpace(text, scan.valueEnd(from), 80);
+		const close = afterSpace(text, elementTextEnd(text, from), 80);
 		return text.startsWith("</", close) ? from : -1;
 	}
 	const typed = afterType(text, end);
@@ -139,12 +157,14 @@ function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: 
 
 /**
  * Whether the value after an operator may be a literal: a backtick opens one after `=` or `:=` only (`{key: \`…\`}` is
- * minified code's string), and `+=`, `.=` append a literal only when it is quoted or the name starts its line, not
- * indented (Make's `NAME += value`): in code they append an expression (`password += string.digits`).
+ * minified code's string), `??=` and `||=` set one only when it is quoted (`$token ??= getenv('TOKEN')` is code), and
+ * `+=`, `.=` append a literal only when it is quoted or the name starts its line, not indented (Make's `NAME +=
+ * value`): in code they append an expression (`password += string.digits`).
  */
 function opensValue(text: string, op: string, nameStart: number, start: number): boolean {
 	const quote = text.charAt(start - 1);
 	if (quote === "`") return op === "=" || op === ":=";
+	if (op === "??=" || op === "||=") return quote === '"' || quote === "'";
 	if (op !== "+=" && op !== ".=") return true;
 	if (quote === '"' || quote === "'") return true;
 	return op === "+=" && (nameStart === 0 || text.charAt(nameStart - 1) === "\n");
@@ -169,6 +189,57 @@ function isTableRow(scan: Scan, nameStart: number, from: number): boolean {
 	);
 }
 
+/** What ends an element's text: a blank, an angle bracket, a cut mark `…`; not `&`, `;`, `,`, brackets, a backslash. */
+const ELEMENT_TEXT_END = charClass("\u0000-\u0020\u0085\u00a0\u2028\u2029<>\u2026");
+
+/**
+ * Where an element's text from `from` ends: at a blank or an angle bracket, so at `</` where it closes. Its `&amp;`
+ * and what else ends a value elsewhere are its own (`<password>p&amp;ss;w0rd</password>`). The anchor's lookahead has
+ * read the same run, so this reads no more than it did.
+ */
+function elementTextEnd(text: string, from: number): number {
+	return stopAt(ELEMENT_TEXT_END, text, from);
+}
+
+/** What a piece after `&` or `;` is when it ends the value before it: a name of code, a keyword, an entity's name. */
+const CODE_PIECE = /^[A-Za-z_$.]+$/;
+
+/**
+ * Where an unquoted value whose first piece ends at `firstEnd` ends: there, or past a `&` or `;` that a piece of the
+ * value follows (a generated password holds them: `password=Zq7Yx3&Wv9Ut5`, `DB_PASSWORD=Zq7;Yx3`). The value ends
+ * at one that nothing follows (`&&`, `;;`, a blank, a quote, the text's end), nor a piece holding `=` (a query's or a
+ * connection string's next field: `&page=2`, `;Database=x`), a piece a `(` follows (a call), or a piece of letters,
+ * `_`, `$` and dots alone (a word, an entity's name as in `&amp;`, a statement of minified code: `secret=r;return`,
+ * `;User Id=sa`). Each piece is read by the same `Scan.valueEnd` that reads the value, and `Scan.plainEnd` remembers
+ * what was read: linear in the text.
+ */
+function plainValueEnd(scan: Scan, firstEnd: number): number {
+	const text = scan.text;
+	let end = firstEnd;
+	for (;;) {
+		const separator = text.charAt(end);
+		if (separator !== "&" && separator !== ";") return end;
+		const from = end + 1;
+		const pieceEnd = scan.valueEnd(from);
+		if (pieceEnd === from) return end;
+		const piece = text.slice(from, pieceEnd);
+		if (piece.includes("=") || CODE_PIECE.test(piece) || text.charAt(pieceEnd) === "(") return end;
+		end = pieceEnd;
+	}
+}
+
+/**
+ * Whether an unquoted value is the first word of a sentence: letters alone (a full stop, a colon or a mark after them
+ * at most), then a blank and a word (`"password": "Password must be at least 8 characters"`, `password: Password is
+ * required`): a message or a label, not a secret. A value with digits or signs before its blank is still judged
+ * (`password="Zq7Yx3Wv9&Ut and more words"` keeps its first piece).
+ */
+function isSentenceStart(text: string, value: string, end: number): boolean {
+	if (!/^[A-Za-z]+[.:!?]?$/.test(value)) return false;
+	const next = runEnd(BLANK, text, end);
+	return next > end && /[A-Za-z]/.test(text.charAt(next));
+}
+
 /**
  * Where a value from `start` ends: at its closing quote where a quote opened it and nothing that ends a quoted value
  * stands before that quote (a generated password may hold `& ; , [ ] { } \`, which end an unquoted value at
@@ -188,14 +259,17 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		yield;
 		const word = /^[A-Za-z]+/.exec(m[0])?.[0] ?? "";
 		const wordEnd = m.index + word.length;
-		if (isIn(NAME, text, wordEnd)) continue;
+		// A name runs on past its last word (`token.length`), but for PHP's `.=` written without a blank.
+		if (isIn(NAME, text, wordEnd) && !text.startsWith(".=", wordEnd)) continue;
 		const nameStart = runStart(NAME, text, m.index, 80);
 		const name = text.slice(nameStart, wordEnd);
 		const start = valueStart(scan, m, nameStart, wordEnd);
 		if (start < 0) continue;
-		const plainEnd = scan.valueEnd(start);
-		if (plainEnd === start || text.charAt(plainEnd) === "(") continue;
-		const end = quotedValueEnd(text, start, plainEnd);
+		// An element's text runs to its closing tag (`<password>a&amp;b;c</password>`); another value to `plainEnd`.
+		const element = m.groups?.element !== undefined;
+		const plainEnd = element ? elementTextEnd(text, start) : scan.plainEnd(start);
+		if (plainEnd === start || (!element && text.charAt(plainEnd) === "(")) continue;
+		const end = element ? plainEnd : quotedValueEnd(text, start, plainEnd);
 		// `key="ClearTextPassword" value="…"`: the label names the value, and is no secret itself. The scan goes on
 		// inside it, so the label's last word anchors the pair.
 		LABEL_THEN_VALUE.lastIndex = end;
@@ -206,6 +280,7 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		// The value is judged once and the scan goes on after it, taken or not: `key=key=key=…` is read once.
 		anchor.lastIndex = Math.max(anchor.lastIndex, end);
 		const value = text.slice(start, end);
+		if (end === plainEnd && isSentenceStart(text, value, end)) continue;
 		// An appended piece is a weaker sign than an assignment (`token += "-principals"` appends a suffix).
 		const op = m.groups?.op;
 		if ((op === "+=" || op === ".=") && !looksRandom(value.slice(0, 256))) continue;

@@ -159,3 +159,84 @@ describe("cost linear in the text (issue 27)", () => {
 		expect(turns).toBeGreaterThan(0);
 	});
 });
+
+// The forms the 2026-12-06 measurement still missed or marked (docs/evaluation.md, "Redaction on forms collected
+// outside"): PHP's `.=` written without a blank, `??=` and `||=`, a Lua or JS computed key, an XML entity in an
+// element's text, an unquoted value cut at `&` or `;`; and a class name, a pagination token and a sentence as values.
+describe("secrets in the forms of 2026-12-06", () => {
+	it.each([
+		["PHP's .= without a blank", `$apiToken.="${SECRET}";`, `$apiToken.="[redacted: token]";`],
+		["PHP's and JS's ??=", `$apiToken ??= "${SECRET}";`, `$apiToken ??= "[redacted: token]";`],
+		["??= without blanks", `$apiToken??="${SECRET}";`, `$apiToken??="[redacted: token]";`],
+		["Ruby's ||=", `@api_token ||= '${SECRET}'`, `@api_token ||= '[redacted: token]'`],
+		[
+			"a Lua table's computed key",
+			`local t = {["api_key"] = "${SECRET}"}`,
+			`local t = {["api_key"] = "[redacted: key]"}`,
+		],
+		[
+			"a JS object's computed key",
+			`const t = {["api_key"]: "${SECRET}"}`,
+			`const t = {["api_key"]: "[redacted: key]"}`,
+		],
+		["a computed key in single quotes", `t = {['secret']: '${SECRET}'}`, `t = {['secret']: '[redacted: secret]'}`],
+		[
+			"an XML entity in an element's text",
+			`<password>Zq7Yx3&amp;Wv9Ut5Rs1</password>`,
+			"<password>[redacted: password]</password>",
+		],
+		[
+			"an element's text holding ; , ( and \\",
+			`<apiToken>Zq7Yx3;Wv9,Ut(5)Rs\\1</apiToken>`,
+			"<apiToken>[redacted: token]</apiToken>",
+		],
+		["an unquoted value holding &", `password=Zq7Yx3&Wv9Ut5Rs1Qp8On`, "password=[redacted: password]"],
+		["an unquoted value holding ;", `DB_PASSWORD=Zq7Yx3;Wv9Ut5Rs1Qp8On`, "DB_PASSWORD=[redacted: password]"],
+		["an unquoted value holding & and ;", `secret: Zq7Yx3&Wv9;Ut5Rs1 # x`, "secret: [redacted: secret] # x"],
+	])("%s", async (_, line, expected) => {
+		expect(await redacted(line)).toBe(expected);
+	});
+
+	it.each([
+		// Where `&` or `;` ends an unquoted value: a query's next field, an entity, a statement, a call, a word.
+		[`GET /cb?token=${SECRET}&page=2`, "GET /cb?token=[redacted: token]&page=2"],
+		[`<a href="/cb?token=${SECRET}&amp;page=2">`, '<a href="/cb?token=[redacted: token]&amp;page=2">'],
+		[`Server=db;Password=${SECRET};User Id=sa;`, "Server=db;Password=[redacted: password];User Id=sa;"],
+		[`export API_TOKEN=${SECRET}; make`, "export API_TOKEN=[redacted: token]; make"],
+		[`API_TOKEN=${SECRET}&&make`, "API_TOKEN=[redacted: token]&&make"],
+		[`password=${SECRET}&`, "password=[redacted: password]&"],
+	])("ends an unquoted value where what follows & or ; is no part of it: %s", async (line, expected) => {
+		expect(await redacted(line)).toBe(expected);
+	});
+});
+
+describe("nothing else erased (2026-12-06)", () => {
+	it.each([
+		// A class or member name under a key's or a credential's name (AWS SDK and Azure code, DynamoDB's samples).
+		'key = "TableDescription"',
+		"credentials: AwsCredentialIdentity,",
+		"  setCredentials(credentials: AwsCredentialIdentity | AwsCredentialIdentityProvider): void;",
+		"exports.getBearerTokenEnvKey = getBearerTokenEnvKey;",
+		"    auth: BetaManagedAgentsMCPOAuthAuthResponse | BetaManagedAgentsStaticBearerAuthResponse;",
+		// Pagination tokens: AWS's NextToken, Google's nextPageToken, Azure's continuationToken.
+		'"NextToken": "eyJNYXJrZXIiOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91bnQiOiAxfQ=="',
+		'nextPageToken: "CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA"',
+		"continuationToken=Zq7Yx3Wv9Ut5Rs1Qp8On",
+		"NextContinuationToken: 1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=",
+		// A sentence as a password's value: a validation message, a form's label.
+		'"password": "Password must be at least 8 characters"',
+		"password: Password is required",
+		"'password' => 'Passwords must match.',",
+		// A type, a call and code after the new operators and keys.
+		'const t: {["api_key"]: string} = load()',
+		"$apiToken ??= getenv('API_TOKEN');",
+		"token ||= fetchToken()",
+		"$apiToken.=$suffix;",
+		// Minified code: `;` ends a statement, `&` a query's field.
+		"var secret=r;return e}",
+		"function f(e){var t=e.token;t.secret=n;if(x)}",
+		"t.key=e3;n4.push(t)",
+	])("%s", async (line) => {
+		expect(await redacted(line)).toBe(line);
+	});
+});

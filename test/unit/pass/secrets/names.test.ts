@@ -114,6 +114,27 @@ describe("nameStrength: secrets, tokens and keys", () => {
 			expect(nameStrength(name)).toBeUndefined();
 	});
 
+	it("takes no pagination token: a place in a list of results that every caller pages with", () => {
+		// AWS's NextToken and S3's NextContinuationToken, Google's nextPageToken, Azure's continuationToken, Twitter's
+		// pagination_token, Google Calendar's syncToken, MongoDB's resumeToken.
+		for (const name of [
+			"NextToken",
+			"nextToken",
+			"NextContinuationToken",
+			"nextPageToken",
+			"prevPageToken",
+			"continuationToken",
+			"pagination_token",
+			"cursorToken",
+			"syncToken",
+			"resumeToken",
+		])
+			expect(nameStrength(name)).toBeUndefined();
+		// Another word before `token`, or a page's token that no pagination word names (Facebook's page tokens).
+		for (const name of ["refreshToken", "next_auth_token", "PAGE_TOKEN", "pageToken", "NextSecret"])
+			expect(nameStrength(name)).toBe("strong");
+	});
+
 	it("keeps a key's name that a plain word makes one of no secret, wherever the word stands", () => {
 		for (const name of ["PUBLIC_KEY", "publishableKey", "STRIPE_PUBLISHABLE_KEY", "mapbox_public_api_key"])
 			expect(nameStrength(name)).toBeUndefined();

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
 	classes,
 	isCodeName,
+	isIdentifier,
 	isMemberPath,
 	isPath,
 	isPlaceholder,
@@ -243,6 +244,43 @@ describe("isCodeName: code that names a secret without holding one", () => {
 		expect(isCodeName("sunflower42")).toBe(false);
 		expect(isCodeName("12345678")).toBe(false);
 		expect(isCodeName("same-origin")).toBe(false);
+	});
+});
+
+describe("isIdentifier: letters that read as a camelCase or PascalCase name", () => {
+	it("takes the class and member names of real code, random-looking as they are", () => {
+		// AWS SDK, DynamoDB's samples, Anthropic's SDK, TypeScript's compiler, Node's code (node_modules, 2026-12-06).
+		for (const value of [
+			"TableDescription",
+			"AwsCredentialIdentity",
+			"getBearerTokenEnvKey",
+			"BetaManagedAgentsMCPOAuthAuthResponse",
+			"EqualsGreaterThanToken",
+			"oldCoverageTestKeysByMutantKey",
+			"AWS_CONTAINER_AUTHORIZATION_TOKEN",
+			"ClientSecret$inboundSchema",
+		]) {
+			expect(looksRandom(value)).toBe(true);
+			expect(isIdentifier(value)).toBe(true);
+			expect(isCodeName(value)).toBe(true);
+		}
+	});
+
+	it("takes no random letters: a capital in three or more, a one-letter hump, humps without vowels", () => {
+		for (const value of [
+			"ZqYxWvUtRsQpOnMlKjIhGfEd",
+			"qwrtzpsdfghjklmnbvcxQWRTZP",
+			"abcdefgHijklmnoPQrstuvw",
+			"bcdfgHjklmNpqrsTvwxz",
+			"QXZRTPLMNW_KJHGFDSBV",
+		])
+			expect(isIdentifier(value)).toBe(false);
+	});
+
+	it("takes nothing but letters, `_` and `$`", () => {
+		expect(isIdentifier("TableDescription2")).toBe(false);
+		expect(isIdentifier("Table-Description")).toBe(false);
+		expect(isIdentifier("")).toBe(false);
 	});
 });
 
