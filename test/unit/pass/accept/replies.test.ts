@@ -3,7 +3,7 @@ import type { Event } from "../../../../src/events/index.js";
 import { type AcceptContext, acceptAnswer } from "../../../../src/pass/accept/accept.js";
 import { type Question, renderQuestions } from "../../../../src/pass/accept/questions.js";
 import { applyReplies } from "../../../../src/pass/accept/replies.js";
-import type { RawAnswer } from "../../../../src/pass/answer/answer.js";
+import { ANSWER_BOUNDS, type RawAnswer } from "../../../../src/pass/answer/answer.js";
 import { initialState } from "../../../../src/reducers/index.js";
 import { labelsOnly } from "../../../support/answers.js";
 import { applied } from "../../../support/applied.js";
@@ -123,5 +123,78 @@ describe("applying replies to questions", () => {
 		const answered = applyReplies(liftCtx, wrong, shown, reply([{ msg: "u4", label: "lifts R2" }]));
 		expect(answered.answer.labels[0]?.label).toBe("lifts R1, R2");
 		expect(rulesAfter(answered.accepted.events)).toEqual(["u1"]);
+	});
+
+	it("skips the items of a reply a model wrote wrong, and hears the first readable label a message got", () => {
+		const items = [
+			5,
+			null,
+			{ msg: "u3" },
+			{ label: "rule and lifts u1" },
+			{ msg: 3, label: "rule and lifts u1" },
+			{ msg: "u3", label: 7 },
+			{ msg: "u3", label: `rule and lifts u1${" ".repeat(200)}` },
+			{ msg: "u3", label: "rule" },
+			{ msg: "u3", label: "rule and lifts u1" },
+		];
+		const replied = applyReplies(ctx, kept, asked, JSON.stringify({ labels: items }));
+		expect([replied.added, replied.read]).toEqual([[], 1]);
+	});
+
+	it("hears a label exactly as long as an answer's label may be", () => {
+		const label = "rule and lifts u1".padEnd(ANSWER_BOUNDS.label, " ");
+		const replied = applyReplies(ctx, kept, asked, reply([{ msg: "u3", label }]));
+		expect(replied.added).toEqual([{ msg: "u3", target: "u1" }]);
+	});
+
+	it("reads the first JSON object that holds labels, past one that does not", () => {
+		const text = `{"note": "first"}\n${reply([{ msg: "u3", label: "rule and lifts u1" }])}`;
+		expect(applyReplies(ctx, kept, asked, text).added).toEqual([{ msg: "u3", target: "u1" }]);
+	});
+
+	it("adds only asked targets the label did not have, each once, to the first label of its message", () => {
+		const lifting: RawAnswer = {
+			...kept,
+			labels: [
+				{ msg: "u3", label: "rule and lifts u1", words: "two-space indentation" },
+				{ msg: "u3", label: "rule and lifts u1" },
+			],
+		};
+		const question: Question = { msg: "u3", label: "rule and lifts u1", targets: ["u1", "u2"], text: "q" };
+		const replied = applyReplies(ctx, lifting, [question], reply([{ msg: "u3", label: "rule and lifts u1, u2" }]));
+		expect(replied.added).toEqual([{ msg: "u3", target: "u2" }]);
+		expect(replied.answer.labels.map((l) => l.label)).toEqual(["rule and lifts u1, u2", "rule and lifts u1"]);
+	});
+
+	it("takes a target only from a question on the same message and the same label", () => {
+		const both: RawAnswer = { ...kept, labels: [...kept.labels.slice(0, 1), { msg: "u4", label: "rule" }] };
+		const questions: Question[] = [
+			{ msg: "u3", label: "rule", targets: ["u1"], text: "q1" },
+			{ msg: "u4", label: "rule", targets: ["u2"], text: "q2" },
+			{ msg: "u3", label: "lifts R2", targets: ["R2"], text: "q3" },
+		];
+		for (const label of ["rule and lifts u2", "rule and lifts R2"]) {
+			const replied = applyReplies(ctx, both, questions, reply([{ msg: "u3", label }]));
+			expect(replied.added, label).toEqual([]);
+		}
+	});
+
+	it("keeps a label as the model wrote it when the reply adds nothing to it", () => {
+		const loud: RawAnswer = { ...kept, labels: [{ msg: "u3", label: "RULE", words: "two-space indentation" }] };
+		const replied = applyReplies(ctx, loud, asked, reply([{ msg: "u3", label: "rule" }]));
+		expect(replied.answer.labels).toEqual(loud.labels);
+	});
+
+	it("a question on a message the answer left unlabeled adds that message's label once, only if the reply adds a target", () => {
+		const unlabeled: RawAnswer = { ...kept, labels: kept.labels.slice(0, 1) };
+		const questions: Question[] = [
+			{ msg: "u4", label: "rule", targets: ["u1"], text: "q1" },
+			{ msg: "u4", label: "rule", targets: ["u2"], text: "q2" },
+		];
+		const adding = applyReplies(ctx, unlabeled, questions, reply([{ msg: "u4", label: "rule and lifts u1" }]));
+		expect(adding.added).toEqual([{ msg: "u4", target: "u1" }]);
+		expect(adding.answer.labels.slice(1)).toEqual([{ msg: "u4", label: "rule and lifts u1" }]);
+		const plain = applyReplies(ctx, unlabeled, questions, reply([{ msg: "u4", label: "rule" }]));
+		expect(plain.answer.labels).toEqual(unlabeled.labels);
 	});
 });
