@@ -332,3 +332,13 @@ export function renderSummary(state: State, limit: number = DEFAULT_SUMMARY_CHAR
 		},
 	};
 }
+
+/**
+ * The state as a pass's prompt shows it, under a title of its own: the summary without its heading (the two lines
+ * that tell the agent how to read it) and without its World, since the prompt shows the span's own snapshot. Each
+ * call would otherwise send both again.
+ */
+export function summaryBody(state: State, limit: number = DEFAULT_SUMMARY_CHARS): string {
+	// `joined` puts the heading first and a blank line after it.
+	return renderSummary({ ...state, world: null }, limit).text.slice(HEADING.length + 2);
+}

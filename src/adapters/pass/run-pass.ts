@@ -16,7 +16,7 @@ import {
 } from "../../pass/span/index.js";
 import { type Offer, offerOf, type Takeover, takeoverOf } from "../../pass/takeover/index.js";
 import type { CapFit, TaggedRule } from "../../projections/index.js";
-import { renderSummary, taggedRules } from "../../projections/index.js";
+import { summaryBody, taggedRules } from "../../projections/index.js";
 import type { State } from "../../reducers/index.js";
 import { type Folded, foldEntries } from "../../reducers/index.js";
 import { redactedSpan } from "../redact/span.js";
@@ -204,7 +204,7 @@ function promptOf(g: Gathered, state: State, users: readonly UserMessage[], part
 		world: g.world,
 		notes: g.notes,
 		...(first ? offered : {}),
-		stateText: renderSummary(state, g.request.settings.summaryChars).text,
+		stateText: summaryBody(state, g.request.settings.summaryChars),
 		toLabel: first ? [...shownWhole, ...g.shown(users)] : g.shown(users),
 		messages: g.slice.messages,
 		messageRefs: users.map((u) => u.ref),
@@ -258,7 +258,7 @@ async function turnsDecisions(g: Gathered, model: PassModel, trace: Trace, stage
 		diffTurns(
 			{
 				ctx: contextOf(g, start.state, g.slice.users, true),
-				stateText: renderSummary(g.state, settings.summaryChars).text,
+				stateText: summaryBody(g.state, settings.summaryChars),
 				ledger: g.ledger,
 				world: g.world,
 				messages: g.slice.messages,

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/events/index.js";
-import { renderSummary } from "../../../src/projections/index.js";
+import { renderSummary, summaryBody } from "../../../src/projections/index.js";
 import type { CutSection } from "../../../src/projections/summary.js";
 import { initialState, type State } from "../../../src/reducers/index.js";
 import { applied } from "../../support/applied.js";
 import {
 	errorRecorded,
 	files,
+	gitWorld,
 	narrative,
 	note,
 	noWorld,
@@ -160,5 +161,27 @@ describe("the cap's cuts, section by section", () => {
 		);
 		expect(capFit).toMatchObject({ limit: 10, chars: text.length, fits: false, rulesAndNowChars: text.length });
 		expect(capFit.cut.openErrors).toBe(3);
+	});
+});
+
+describe("the state a pass's prompt shows", () => {
+	const state = stateOf([objective("ship v1"), note("port 5433"), worldTaken(1, gitWorld({ head: "abc123" }))]);
+
+	it("is the summary without its heading and its World: the prompt shows the span's own snapshot", () => {
+		const body = summaryBody(state);
+		const { text } = renderSummary({ ...state, world: null });
+		expect(body.startsWith("## Objective\nship v1\n\n## Rules in force\n")).toBe(true);
+		expect(text.endsWith(body)).toBe(true);
+		expect(renderSummary(state).text).toContain("## World\n");
+		expect(body).not.toContain("## World");
+		expect(body).not.toContain("Session state (Longhaul)");
+	});
+
+	it("is cut to the limit it is given, as the summary is", () => {
+		const limit = renderSummary({ ...state, world: null }).text.length - 1;
+		expect(summaryBody(state, limit)).toBe(
+			renderSummary({ ...state, world: null }, limit).text.slice(-summaryBody(state, limit).length),
+		);
+		expect(summaryBody(state, limit).length).toBeLessThan(summaryBody(state).length);
 	});
 });

@@ -253,8 +253,8 @@ describe("the diff's rules, through a whole pass with a scripted model", () => {
 		])
 			expect(system).toContain(phrase);
 		expect(system).toContain("a complaint about how the agent works");
-		expect(system).toContain("a question that asks for a standing change");
-		expect(system).toContain("add it as a decision, the user's requirement in plain words, with that message's u<n>");
-		expect(system).toContain("how the work goes from now on, however it is phrased");
+		expect(system).toContain("a question asking for a standing change");
+		expect(system).toContain("also a decision (the requirement in plain words, its u<n> as evidence)");
+		expect(system).toContain("how the work goes from now on, however phrased");
 	});
 });

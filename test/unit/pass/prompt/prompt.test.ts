@@ -368,10 +368,10 @@ describe("text pi put into a user message, in the prompt (issue 28)", () => {
 	});
 
 	it("tells the model a message's material is never the user's rule", () => {
-		expect(diffPrompt(base).system).toContain(`a message's "material" (text pi put into it`);
+		expect(diffPrompt(base).system).toContain(`a message's "material" (what pi put into it`);
 	});
 
 	it("gives the summarizer the definition of a rule the evaluation's judge is given, on a line of its own", () => {
-		expect(diffPrompt(base).system).toContain(`\n${RULE_DEFINITION}\n- "rule": a message that gives a rule.`);
+		expect(diffPrompt(base).system).toContain(`\n${RULE_DEFINITION}\n- "one-off" or "not a rule": a request`);
 	});
 });
