@@ -343,6 +343,35 @@ export async function redactionCost(seed: number, size = MB, tokens = 50_000): P
 	);
 }
 
+/** Milliseconds `runs` redactions of `text` took, each after a turn of the event loop, as a pass's redactions come. */
+async function turnByTurn(redactor: Redactor, text: string, runs: number): Promise<number> {
+	const start = performance.now();
+	for (let i = 0; i < runs; i++) {
+		await new Promise((resolve) => setImmediate(resolve));
+		await redactor.redactAll([text]);
+	}
+	return performance.now() - start;
+}
+
+/**
+ * A redaction late in a long session against the same one early: each lints once, and a linter that keeps something
+ * of every lint (secretlint 11's profiler kept every mark and scanned them all) makes the late ones cost more.
+ */
+async function lateInSession(): Promise<void> {
+	const redactor = createRedactor(true);
+	const text = "$ cat ~/.aws/credentials\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq2Lr0Tm9Y\n";
+	const early = await turnByTurn(redactor, text, 300);
+	await turnByTurn(redactor, text, 3_000);
+	const late = await turnByTurn(redactor, text, 300);
+	const ratio = late / early;
+	report(
+		"redaction late in a session (after 3,300 lints) / early",
+		`${ratio.toFixed(2)}x (${late.toFixed(0)} vs ${early.toFixed(0)} ms for 300)`,
+		"<= 1.5x",
+		ratio <= 1.5,
+	);
+}
+
 /**
  * Redaction's figures: recall and precision on both corpora, in every form and after terminal escapes, and its cost per MB (neither needs ../shared), then, where
  * the real transcripts are there, redaction of what the pass on the largest real span lets leave (the prompts it sent
@@ -353,6 +382,7 @@ export async function redactBench(pass: PassFigures | undefined): Promise<void> 
 	await corpusFigures(createRedactor(true), seed);
 	await escapeFigures(createRedactor(true), seed);
 	await redactionCost(seed);
+	await lateInSession();
 	if (pass === undefined) {
 		process.stdout.write("skip redaction vs pass: the real transcripts in ../shared are absent\n");
 		return;

@@ -1,8 +1,16 @@
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { rules } from "@secretlint/secretlint-rule-preset-recommend";
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { SecretSpan } from "../../pass/secrets/index.js";
+
+// secretlint 11 profiles every lint whether or not anyone reads the profile (secretlint/secretlint#1633, #1653): a
+// lint puts about 60 marks on the process's performance timeline, and the observer its profiler starts at load keeps
+// every mark and scans them all at each end mark. Over a long session that is memory without bound and a cost that
+// grows with every lint before it, on pi's thread. Its marks are turned off where secretlint is loaded, before any
+// lint (secretlint 13 has `setEnabled(false)` for this).
+secretLintProfiler.mark = () => undefined;
 
 /** secretlint's message ids, as a marker names them; an id not listed here is named by the rule it came from. */
 const KINDS: Readonly<Record<string, string>> = {

@@ -73,3 +73,14 @@ describe("lintSecrets", () => {
 		expect(await lintSecrets(content)).toEqual([]);
 	});
 });
+
+describe("lintSecrets over a long session", () => {
+	// secretlint 11's profiler marks every lint and every rule on the global performance timeline, and its observer
+	// keeps each mark and scans them all at every end mark: memory without bound and a cost quadratic in the lints
+	// of the process (secretlint/secretlint#1633, #1653).
+	it("leaves no performance mark behind, however many lints it runs", async () => {
+		const before = performance.getEntriesByType("mark").length;
+		for (let i = 0; i < 5; i++) await lintSecrets(`GITHUB_TOKEN=ghp_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ${i}`);
+		expect(performance.getEntriesByType("mark").length).toBe(before);
+	});
+});
