@@ -19,9 +19,9 @@ export interface WorldOptions {
 	readonly env?: NodeJS.ProcessEnv;
 }
 
-// The five read-only commands; HEAD is named with --ignore-missing so a repository without commits still answers.
+// The read-only commands; HEAD is named with --ignore-missing so a repository without commits still answers. The
+// log's first line is HEAD's.
 const BRANCH = ["branch", "--show-current"];
-const HEAD = ["log", "-1", "--no-show-signature", "--no-color", "--ignore-missing", "--format=%h %s", "HEAD", "--"];
 const STATUS = ["status", "--short", "--branch", "--no-ahead-behind", "--ignore-submodules=all", "--no-renames"];
 const LOG = ["log", "-5", "--no-show-signature", "--no-color", "--ignore-missing", "--format=%h %s", "HEAD", "--"];
 const DIFF_STAT = [
@@ -38,7 +38,7 @@ const FILTER_KEYS = String.raw`^filter\..*\.(clean|smudge|process)$`;
 // The filter list must be read whole: a driver missed is a driver run.
 const FILTER_LIST_CHARS = 200_000;
 
-/** Takes the World with five read-only git commands that run nothing the repository configures; never rejects. */
+/** Takes the World with six read-only git commands that run nothing the repository configures; never rejects. */
 export async function takeWorld(cwd: string, options: WorldOptions = {}): Promise<World> {
 	try {
 		return await snapshot(cwd, options);
@@ -48,7 +48,6 @@ export async function takeWorld(cwd: string, options: WorldOptions = {}): Promis
 }
 
 async function snapshot(cwd: string, options: WorldOptions): Promise<World> {
-	if (!(await isDirectory(cwd))) return skipped("no such directory");
 	const deadline = Date.now() + (options.totalMs ?? 8_000);
 	const maxChars = options.maxOutputChars ?? 8_000;
 	const git = (args: readonly string[], config: Config, limits: Partial<GitCall> = {}) =>
@@ -61,27 +60,28 @@ async function snapshot(cwd: string, options: WorldOptions): Promise<World> {
 			maxOutputChars: maxChars,
 			...limits,
 		});
-	const [probe, filters] = await Promise.all([
+	// Two rounds, so a pass that takes the World beside its own work waits for few turns of the event loop. The
+	// first asks whether this is a work tree, lists the filter drivers, and takes what reads no file of the work tree
+	// (the branch, HEAD, the log), which no driver touches.
+	const [directory, probe, filters, branch, log] = await Promise.all([
+		isDirectory(cwd),
 		git(["rev-parse", "--is-inside-work-tree"], []),
 		git(["config", "-z", "--includes", "--get-regexp", FILTER_KEYS], [], {
 			maxOutputChars: FILTER_LIST_CHARS,
 			okExitCodes: [1],
 		}),
+		git(BRANCH, []),
+		git(LOG, []),
 	]);
+	if (!directory) return skipped("no such directory");
 	if (E.isLeft(probe)) return skipped(probe.left);
 	if (probe.right.stdout.trim() !== "true") return skipped("not inside a work tree");
 	const overrides = filterOverrides(filters);
 	if (E.isLeft(overrides)) return skipped(overrides.left);
-	const run = (args: readonly string[]) => git(args, overrides.right);
-	const [branch, head, status, log, diffStat] = await Promise.all([
-		run(BRANCH),
-		run(HEAD),
-		run(STATUS),
-		run(LOG),
-		run(DIFF_STAT),
-	]);
+	// The second reads the work tree's files, with every filter driver emptied.
+	const [status, diffStat] = await Promise.all([git(STATUS, overrides.right), git(DIFF_STAT, overrides.right)]);
 	return pipe(
-		sequenceS(E.Apply)({ branch, head, status, log, diffStat }),
+		sequenceS(E.Apply)({ branch, head: pipe(log, E.map(firstLine)), status, log, diffStat }),
 		E.match(skipped, (out) => ({
 			taken: true,
 			branch: text(out.branch, maxChars) || "(detached)",
@@ -113,6 +113,12 @@ function filterName(record: string): string[] {
 	const key = record.split("\n", 1)[0] ?? "";
 	const last = key.lastIndexOf(".");
 	return key.startsWith("filter.") && last >= "filter.".length ? [key.slice("filter.".length, last)] : [];
+}
+
+/** The first line of an output; an output cut before its first line ends stays cut. */
+function firstLine(output: GitOutput): GitOutput {
+	const end = output.stdout.indexOf("\n");
+	return end < 0 ? output : { stdout: output.stdout.slice(0, end), cut: false };
 }
 
 function text(output: GitOutput, maxChars: number): string {
