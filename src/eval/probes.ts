@@ -1,7 +1,7 @@
 import type { Entry } from "../events/index.js";
 import { messageOf, userMessages } from "../events/index.js";
 import { ledgerOf } from "../pass/ledger/index.js";
-import { evolve, initialState, openErrors } from "../reducers/index.js";
+import { evolveUnstored, initialState, openErrors } from "../reducers/index.js";
 import type { FoundValue } from "./values.js";
 
 // The probe `score` asks of a compacted context, and the reference the judge (judge.ts) compares the answers with,
@@ -36,10 +36,7 @@ function openCommandErrors(before: readonly Entry[]): { id: string; head: string
 		const message = messageOf(entry);
 		return message === undefined ? [] : [message];
 	});
-	const state = evolve(
-		initialState,
-		ledgerOf(messages, 1, initialState).events.map((event) => ({ seq: null, event })),
-	);
+	const state = evolveUnstored(initialState, ledgerOf(messages, 1, initialState).events);
 	return openErrors(state)
 		.filter((e) => e.command !== null)
 		.map((e) => ({ id: e.id, head: e.head }));

@@ -359,3 +359,11 @@ export function evolve<S extends Sequenced>(state: State, events: readonly S[], 
 		if (lastSeq !== state.lastSeq) draft.lastSeq = lastSeq;
 	});
 }
+
+/** The state after events not stored yet, so with no sequence number: what a pass decides on before it stores. */
+export function evolveUnstored(state: State, events: readonly Event[]): State {
+	return evolve(
+		state,
+		events.map((event) => ({ seq: null, event })),
+	);
+}

@@ -10,7 +10,7 @@ import {
 	stateObject,
 	stateView,
 } from "../../src/projections/index.js";
-import { foldRead, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
+import { evolveUnstored, foldRead, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
 import { narrative, nowSet, ruleAdded, value } from "../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
@@ -238,6 +238,25 @@ describe("core laws", () => {
 			const once = applied(initialState, events);
 			const stepwise = events.reduce((s, event) => applied(s, [event]), initialState);
 			return stateJson(once) === stateJson(stepwise);
+		});
+	});
+
+	it("events a pass has not stored yet fold as stored ones do, but leave the last sequence number where it was", () => {
+		law([fc.array(anyEvent, { maxLength: 40 }), fc.array(anyEvent, { maxLength: 10 })], (earlier, events) => {
+			const before = applied(
+				initialState,
+				earlier,
+				earlier.map((_, i) => i + 1),
+			);
+			const stored = applied(
+				before,
+				events,
+				events.map((_, i) => before.lastSeq + i + 1),
+			);
+			const unstored = evolveUnstored(before, events);
+			return (
+				unstored.lastSeq === before.lastSeq && stateJson({ ...stored, lastSeq: before.lastSeq }) === stateJson(unstored)
+			);
 		});
 	});
 });

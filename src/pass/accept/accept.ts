@@ -1,6 +1,6 @@
 import type { Event } from "../../events/index.js";
 import type { State } from "../../reducers/index.js";
-import { evolve, initialState } from "../../reducers/index.js";
+import { evolveUnstored, initialState } from "../../reducers/index.js";
 import type { Dropped, RawAnswer } from "../answer/index.js";
 import { defect } from "../answer/index.js";
 import { secretValueKind } from "../secrets/index.js";
@@ -51,10 +51,7 @@ function findings(kind: "decisions" | "deadEnds", ctx: AcceptContext, answer: Ra
 	});
 	// Each finding stored with the id the reducer gives it, read from the state it folds them into.
 	const before: State = { ...initialState, [kind]: ctx.state[kind], next: ctx.state.next };
-	const after = evolve(
-		before,
-		kept.map((event) => ({ seq: null, event })),
-	);
+	const after = evolveUnstored(before, kept);
 	const given = after[kind].slice(before[kind].length);
 	const events = given.map(({ id, text, evidence }): Event => ({ type, data: { id, text, evidence: [...evidence] } }));
 	return { events, dropped };

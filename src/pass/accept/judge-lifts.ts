@@ -1,8 +1,8 @@
 import type { Event, UserMessage } from "../../events/index.js";
 import { idNumber, readWithdrawal, withdrawsWords } from "../../events/index.js";
-import type { Rule } from "../../reducers/index.js";
+import { evolveUnstored, type Rule } from "../../reducers/index.js";
 import { type DropReason, formatLabel, type Label, liftTargets, type Target } from "../answer/index.js";
-import { applied, contentWordsOf, decide, isEarlier, type LabelGround, type Labeling, ownReading } from "./labeling.js";
+import { contentWordsOf, decide, isEarlier, type LabelGround, type Labeling, ownReading } from "./labeling.js";
 import { replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
 
 // The judging of lifts (a label's withdrawal of an earlier rule) and the questions it raises: a lift is applied only
@@ -107,7 +107,7 @@ export function applyLift(labeling: Labeling, by: UserMessage, label: Label, tar
  */
 function liftInForce(labeling: Labeling, by: UserMessage, label: Label, target: Target): boolean {
 	const event: Event = { type: "rule-lifted", data: { target, by: by.ref } };
-	const after = applied(labeling.state, event);
+	const after = evolveUnstored(labeling.state, [event]);
 	const taken = after.lifted.length > labeling.state.lifted.length ? after.lifted.at(-1) : undefined;
 	if (taken === undefined) return false;
 	if (!isEarlier(taken, by)) {

@@ -1,6 +1,6 @@
 import type { Event, UserMessage, Withdrawing } from "../../events/index.js";
 import { contentWords, idNumber, ownWords, readWithdrawal } from "../../events/index.js";
-import { evolve, initialState, type Rule, type State } from "../../reducers/index.js";
+import { initialState, type Rule, type State } from "../../reducers/index.js";
 import type { Defect, Dropped } from "../answer/index.js";
 import type { Question } from "./questions.js";
 import type { RecordedWords } from "./verify/rule-words.js";
@@ -81,11 +81,6 @@ export function startLabeling(ground: Omit<LabelGround, "shown">, state: State):
 		tally: { events: [], defects: [], questions: [], dropped: [], labeled: [], labels: [], replaced: [], recorded: [] },
 		readings: { own: new Map(), ruleWords: new Map() },
 	};
-}
-
-/** The state after one more event, as the reducer folds it. */
-export function applied(state: State, event: Event): State {
-	return evolve(state, [{ seq: null, event }]);
 }
 
 /** Decides an event: it joins the answer's events, and `after` (the reducer's state with it applied) is the state. */

@@ -1,9 +1,9 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Event, UserMessage } from "../../events/index.js";
-import type { Rule } from "../../reducers/index.js";
+import { evolveUnstored, type Rule } from "../../reducers/index.js";
 import { defect, type Label } from "../answer/index.js";
 import { applyLift } from "./judge-lifts.js";
-import { applied, decide, type Labeling } from "./labeling.js";
+import { decide, type Labeling } from "./labeling.js";
 import { exactWords, isReaderSentence, pickNeedsWords, pickRecords, pickWords } from "./verify/earlier-words.js";
 import { type RecordedWords, ruleWords, WORDS_OVER, type WordsRefusal } from "./verify/rule-words.js";
 
@@ -54,7 +54,7 @@ function recordedWords(
  * same words from the same message are in force, or were lifted).
  */
 function addRule(labeling: Labeling, text: string, source: string): void {
-	const after = applied(labeling.state, { type: "rule-added", data: { words: text, source } });
+	const after = evolveUnstored(labeling.state, [{ type: "rule-added", data: { words: text, source } }]);
 	const added = after.rules.length > labeling.state.rules.length ? after.rules.at(-1) : undefined;
 	if (added !== undefined) decide(labeling, { type: "rule-added", data: { id: added.id, words: text, source } }, after);
 }
@@ -117,6 +117,6 @@ export function withdrawOwn(labeling: Labeling, msg: UserMessage, which: (held: 
 	const earlierOwn = labeling.state.rules.filter((r) => ground.shown.has(r.id) && r.source === msg.ref && which(r));
 	for (const held of earlierOwn.reverse()) {
 		const event: Event = { type: "rule-lifted", data: { target: held.id, by: msg.ref } };
-		decide(labeling, event, applied(labeling.state, event));
+		decide(labeling, event, evolveUnstored(labeling.state, [event]));
 	}
 }

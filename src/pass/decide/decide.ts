@@ -1,6 +1,6 @@
 import type { CloseKind, Event, LabelRecord, SpanRecord, UserMessage, World } from "../../events/index.js";
 import type { State } from "../../reducers/index.js";
-import { evolve } from "../../reducers/index.js";
+import { evolveUnstored } from "../../reducers/index.js";
 import { rereadRefs, standingEvents } from "../takeover/index.js";
 import { type Closed, closeSpan } from "./close.js";
 
@@ -42,16 +42,10 @@ export interface Decided {
 	readonly reason: string | null;
 }
 
-const folded = (state: State, events: readonly Event[]): State =>
-	evolve(
-		state,
-		events.map((event) => ({ seq: null, event })),
-	);
-
 /** Given the fold's state and the span's ledger (`ledgerEvents`): nothing decided yet, on the state after the ledger. */
 export function decidingFrom(state: State, ledger: readonly Event[]): Decided {
 	return {
-		state: folded(state, ledger),
+		state: evolveUnstored(state, ledger),
 		picked: [],
 		accepted: [],
 		labeled: new Set(),
@@ -66,7 +60,7 @@ export function decidingFrom(state: State, ledger: readonly Event[]): Decided {
 /** The standing picks recorded by code, on the state decided so far (`standingEvents`). */
 function withPicks(d: Decided, picks: readonly UserMessage[]): Decided {
 	const picked = standingEvents(d.state, picks);
-	return { ...d, picked, state: folded(d.state, picked) };
+	return { ...d, picked, state: evolveUnstored(d.state, picked) };
 }
 
 /** Given no model to ask (`reason` why, or null when there is nothing to ask about): the picks are recorded by code. */
@@ -90,7 +84,7 @@ export function decideAnswer(d: Decided, result: DiffResult, picks: readonly Use
 	for (const item of dropped) counts[item.reason] = (counts[item.reason] ?? 0) + 1;
 	return {
 		...counted,
-		state: folded(d.state, events),
+		state: evolveUnstored(d.state, events),
 		accepted: [...d.accepted, ...events],
 		labeled: new Set([...d.labeled, ...labeled]),
 		labels: [...d.labels, ...labels],

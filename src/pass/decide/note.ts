@@ -1,6 +1,6 @@
 import type { EventOf } from "../../events/index.js";
 import { codePoints } from "../../projections/index.js";
-import { evolve, initialState, type State } from "../../reducers/index.js";
+import { evolveUnstored, initialState, type State } from "../../reducers/index.js";
 
 /** The longest note `longhaul_remember` keeps, in characters as a reader counts them (an emoji is one). */
 export const MAX_NOTE_CHARS = 1000;
@@ -21,6 +21,6 @@ export function noteRefusal(note: string): string | undefined {
  */
 export function rememberedNote(state: State, text: string): EventOf<"note-remembered"> {
 	const event: EventOf<"note-remembered"> = { type: "note-remembered", data: { text } };
-	const after = evolve({ ...initialState, notes: state.notes, next: state.next }, [{ seq: null, event }]);
+	const after = evolveUnstored({ ...initialState, notes: state.notes, next: state.next }, [event]);
 	return { ...event, data: after.notes[state.notes.length] ?? event.data };
 }

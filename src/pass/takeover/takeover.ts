@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Entry, Event, UserMessage } from "../../events/index.js";
 import { CompactionDetailsCodec } from "../../events/index.js";
-import { evolve, type Folded, initialState, type State } from "../../reducers/index.js";
+import { evolveUnstored, type Folded, initialState, type State } from "../../reducers/index.js";
 import type { LabelContext } from "../accept/index.js";
 import { isReaderSentence, pickRecords } from "../accept/index.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "../prompt/index.js";
@@ -72,10 +72,7 @@ export function standingEvents(state: State, standing: readonly UserMessage[]): 
 	);
 	// Each rule stored with the id the reducer gives it, read from the state it folds them into.
 	const before: State = { ...initialState, rules: state.rules, lifted: state.lifted, next: state.next };
-	const after = evolve(
-		before,
-		picked.map((event) => ({ seq: null, event })),
-	);
+	const after = evolveUnstored(before, picked);
 	return after.rules
 		.slice(before.rules.length)
 		.map(({ id, text, source }) => ({ type: "rule-added", data: { id, words: text, source } }));
