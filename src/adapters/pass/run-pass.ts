@@ -167,7 +167,6 @@ async function gather(
 	caps: PassCapabilities,
 	folded: Folded,
 	stage: RunStage,
-	pendingWorld: Promise<World>,
 ): Promise<Gathered> {
 	const state = folded.state;
 	const prepared =
@@ -184,8 +183,7 @@ async function gather(
 		cutTakeover === undefined ? undefined : { ...cutTakeover, summary: r.offer.prompt.foreignSummary ?? "" };
 	const { offer, notes, shown } = r;
 	const ledger = await stage("ledger", () => ledgerEvents(slice.messages, slice.span, state));
-	caps.status("Longhaul: world");
-	const world = await pendingWorld;
+	const world = await stage("world", () => caps.takeWorld(request.cwd));
 	const toLabel = [...offer.before, ...slice.users];
 	const picks = request.readsEveryMessage === true && state.spans === 0 ? standingRules(toLabel) : offer.picks;
 	const spanFrom = prepared === undefined ? "derived" : "preparation";
@@ -292,21 +290,6 @@ async function turnsDecisions(g: Gathered, model: PassModel, trace: Trace, stage
 	return decideAnswer(start, turns, g.picks);
 }
 
-/**
- * Takes the World while the pass folds, redacts and reads the ledger: git runs in processes of its own, so the pass
- * waits only for what is left of it. Its timing is the snapshot's own, from start to end. A rejection (a fault in the
- * capability, never takeWorld's) waits for the pass to await it, and rejects the pass then.
- */
-function worldAlongside(caps: PassCapabilities, cwd: string, timings: Record<string, number>): Promise<World> {
-	const start = caps.now();
-	const world = caps.takeWorld(cwd).then((taken) => {
-		timings.world = caps.now() - start;
-		return taken;
-	});
-	world.catch(() => undefined);
-	return world;
-}
-
 /** The span record's bounds: the first and last entry ids of the span's messages, when it has any. */
 function spanBounds(ids: readonly string[]): Pick<SpanRecord, "bounds"> {
 	const first = ids[0];
@@ -328,9 +311,8 @@ export async function runPass(request: PassRequest, caps: PassCapabilities): Pro
 		return result;
 	};
 	const { settings } = request;
-	const pendingWorld = worldAlongside(caps, request.cwd, timings);
 	const folded = await stage("fold", () => foldEntries(request.branch));
-	const g = await gather(request, caps, folded, stage, pendingWorld);
+	const g = await gather(request, caps, folded, stage);
 	const { state, slice } = g;
 	const whole = promptOf(g, state, slice.users);
 	// Nothing new to summarize (a /compact right after another): the state carries over, with no model call.

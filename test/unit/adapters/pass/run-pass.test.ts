@@ -167,52 +167,6 @@ describe("runPass", () => {
 		expect(folded.state.closes[0]?.unlabeled).toHaveLength(20);
 	});
 
-	it("asks for the World before it redacts, and logs the World's own time, however long the pass waits", async () => {
-		const asked: string[] = [];
-		let clock = 0;
-		const { capabilities } = caps([goodAnswer]);
-		const out = await runPass(passRequest(span1, "e8"), {
-			...capabilities,
-			now: () => clock,
-			takeWorld: async () => {
-				asked.push("world");
-				clock += 7;
-				return { taken: false, reason: "not a git repository" };
-			},
-			redact: async (texts) => {
-				asked.push("redact");
-				clock += 100;
-				return capabilities.redact(texts);
-			},
-		});
-		expect(asked).toEqual(["world", "redact"]);
-		expect(out.timings.world).toBe(7);
-		expect(out.timings.redact).toBe(100);
-	});
-
-	it("a World that rejects rejects the pass once it is waited for, and leaves no rejection unhandled", async () => {
-		const unhandled: unknown[] = [];
-		const listen = (reason: unknown) => unhandled.push(reason);
-		process.on("unhandledRejection", listen);
-		try {
-			const { capabilities } = caps([goodAnswer]);
-			const failing: PassCapabilities = {
-				...capabilities,
-				takeWorld: () => Promise.reject(new Error("no git")),
-				// The redaction gives the event loop turns, as the redactor does, while the World has already failed.
-				redact: async (texts) => {
-					await new Promise((resolve) => setTimeout(resolve, 5));
-					return capabilities.redact(texts);
-				},
-			};
-			await expect(runPass(passRequest(span1, "e8"), failing)).rejects.toThrow("no git");
-			await new Promise((resolve) => setImmediate(resolve));
-			expect(unhandled).toEqual([]);
-		} finally {
-			process.off("unhandledRejection", listen);
-		}
-	});
-
 	it("the footer status names each step and the diff call, and is cleared at the end", async () => {
 		const { statuses, capabilities } = caps([goodAnswer]);
 		await runPass(passRequest(span1, "e8"), capabilities);
