@@ -59,6 +59,7 @@ const UNSAFE_ENV: readonly string[] = [
 	"GIT_EXEC_PATH",
 	"GIT_ASKPASS",
 	"SSH_ASKPASS",
+	"GIT_ALLOW_PROTOCOL",
 ];
 
 const STDERR_CHARS = 2_000;
@@ -128,7 +129,15 @@ export function gitEnv(env: NodeJS.ProcessEnv, config: readonly (readonly [strin
 		if (value === undefined || UNSAFE_ENV.includes(key) || /^GIT_CONFIG_(KEY|VALUE)_/.test(key)) continue;
 		clean[key] = value;
 	}
-	Object.assign(clean, { LC_ALL: "C", GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", GIT_NO_LAZY_FETCH: "1" });
+	// No transport at all: a repository's own `protocol.<name>.allow` outranks `protocol.allow=never`, and a git
+	// older than GIT_NO_LAZY_FETCH would fetch a missing object of a partial clone through it (`ext::` runs a command).
+	Object.assign(clean, {
+		LC_ALL: "C",
+		GIT_TERMINAL_PROMPT: "0",
+		GIT_OPTIONAL_LOCKS: "0",
+		GIT_NO_LAZY_FETCH: "1",
+		GIT_ALLOW_PROTOCOL: "",
+	});
 	if (config.length > 0) clean.GIT_CONFIG_COUNT = String(config.length);
 	config.forEach(([key, value], index) => {
 		clean[`GIT_CONFIG_KEY_${index}`] = key;

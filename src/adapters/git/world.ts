@@ -60,9 +60,9 @@ async function snapshot(cwd: string, options: WorldOptions): Promise<World> {
 			maxOutputChars: maxChars,
 			...limits,
 		});
-	// Two rounds, so a pass that takes the World beside its own work waits for few turns of the event loop. The
-	// first asks whether this is a work tree, lists the filter drivers, and takes what reads no file of the work tree
-	// (the branch, HEAD, the log), which no driver touches.
+	// Two rounds of git, all of the first at once: whether this is a work tree, the filter drivers, and what reads
+	// no file through a filter (the branch; the log, whose first line is HEAD). Outside a work tree the branch and the
+	// log fail, and are not read.
 	const [directory, probe, filters, branch, log] = await Promise.all([
 		isDirectory(cwd),
 		git(["rev-parse", "--is-inside-work-tree"], []),

@@ -115,15 +115,30 @@ describe("gitEnv", () => {
 		GIT_EXEC_PATH: "/elsewhere/libexec",
 		GIT_ASKPASS: "/bin/evil",
 		SSH_ASKPASS: "/bin/evil",
+		GIT_ALLOW_PROTOCOL: "ext:file",
 		LC_ALL: "de_DE.UTF-8",
 	};
 
 	it("drops what points git elsewhere or runs a program, and keeps the rest", () => {
 		const env = gitEnv(hostile, []);
 		expect(Object.keys(env).sort()).toEqual(
-			["PATH", "HOME", "LC_ALL", "GIT_TERMINAL_PROMPT", "GIT_OPTIONAL_LOCKS", "GIT_NO_LAZY_FETCH"].sort(),
+			[
+				"PATH",
+				"HOME",
+				"LC_ALL",
+				"GIT_TERMINAL_PROMPT",
+				"GIT_OPTIONAL_LOCKS",
+				"GIT_NO_LAZY_FETCH",
+				"GIT_ALLOW_PROTOCOL",
+			].sort(),
 		);
-		expect(env).toMatchObject({ PATH: "/usr/bin", HOME: "/home/someone", LC_ALL: "C", GIT_TERMINAL_PROMPT: "0" });
+		expect(env).toMatchObject({
+			PATH: "/usr/bin",
+			HOME: "/home/someone",
+			LC_ALL: "C",
+			GIT_TERMINAL_PROMPT: "0",
+			GIT_ALLOW_PROTOCOL: "",
+		});
 	});
 
 	it("passes config overrides as numbered variables, which take any subsection name", () => {

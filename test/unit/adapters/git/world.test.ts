@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { gitEnv, SAFE_GIT_FLAGS } from "../../../../src/adapters/git/run-git.js";
 import { takeWorld } from "../../../../src/adapters/git/world.js";
 import { gitSandbox } from "../../../support/git-repos.js";
 
@@ -36,8 +37,30 @@ describe("takeWorld", () => {
 		const repo = initRepo(freshDir("unborn"));
 		writeFileSync(path.join(repo, "new.txt"), "new\n");
 		const world = await takeWorld(repo, { env: baseEnv });
-		expect(world).toMatchObject({ taken: true, branch: "main", log: "" });
+		expect(world).toMatchObject({ taken: true, branch: "main", head: "(no commits)", log: "" });
 		expect(world.taken && world.status).toContain("?? new.txt");
+	});
+
+	it("takes HEAD as the newest commit alone, the log's first line", async () => {
+		const repo = initRepo(freshDir("two-commits"));
+		commitFile(repo, "a.txt", "a\n", "The older commit");
+		commitFile(repo, "a.txt", "b\n", "The newer commit");
+		const world = await takeWorld(repo, { env: baseEnv });
+		expect(world.taken).toBe(true);
+		if (!world.taken) return;
+		expect(world.head).toMatch(/^[0-9a-f]{7,} The newer commit$/);
+		expect(world.log.split("\n")).toEqual([world.head, expect.stringMatching(/^[0-9a-f]{7,} The older commit$/)]);
+	});
+
+	it("cuts a HEAD whose subject runs past the output cap, and says so", async () => {
+		const repo = initRepo(freshDir("long-subject"));
+		commitFile(repo, "a.txt", "a\n", "Older");
+		commitFile(repo, "a.txt", "b\n", `Long ${"x".repeat(300)}`);
+		const world = await takeWorld(repo, { env: baseEnv, maxOutputChars: 100 });
+		expect(world.taken).toBe(true);
+		if (!world.taken) return;
+		expect(world.head).toMatch(/^[0-9a-f]{7,} Long x+\n\[… cut at 100 chars\]$/);
+		expect(world.head).toBe(world.log);
 	});
 
 	it("is skipped with a reason outside a repository", async () => {
@@ -100,6 +123,61 @@ describe("takeWorld", () => {
 			expect(world.status).toContain("pic.conv");
 			expect(world.diffStat).toContain("pic.conv");
 			expect(Object.values(world).some((v) => typeof v === "string" && v.includes("\x1b"))).toBe(false);
+		});
+	});
+
+	describe("in a partial clone whose promisor remote runs a command", () => {
+		// A missing object makes git fetch it from the promisor remote; `ext::` runs a command, and the repository's own
+		// `protocol.ext.allow=always` outranks `protocol.allow=never`. GIT_NO_LAZY_FETCH stops it only in a git that
+		// knows the variable (2.39.4, 2.45.1 and later): the proofs run with it off, as an older git would.
+		function lazyRepo(): { repo: string; marker: string } {
+			const dir = freshDir("lazy");
+			const repo = initRepo(path.join(dir, "repo"));
+			const marker = path.join(dir, "fetched");
+			commitFile(repo, "a.txt", "a\n", "One");
+			commitFile(repo, "a.txt", "b\n", "Two");
+			commitFile(repo, "a.txt", "c\n", "Three");
+			const parent = git(repo, "rev-parse", "HEAD~1").trim();
+			rmSync(path.join(repo, ".git", "objects", parent.slice(0, 2), parent.slice(2)));
+			git(repo, "config", "core.repositoryformatversion", "1");
+			git(repo, "config", "extensions.partialClone", "origin");
+			git(repo, "config", "remote.origin.url", `ext::sh -c touch% ${marker}`);
+			git(repo, "config", "remote.origin.promisor", "true");
+			git(repo, "config", "protocol.ext.allow", "always");
+			return { repo, marker };
+		}
+		const LOG = ["log", "-5", "--format=%h %s"];
+		const olderGit = (env: NodeJS.ProcessEnv) => ({ ...env, GIT_NO_LAZY_FETCH: "0" });
+
+		it("the fetch runs the remote's command under plain git with the safe flags (so the tests below can fail)", () => {
+			const { repo, marker } = lazyRepo();
+			try {
+				execFileSync("git", [...SAFE_GIT_FLAGS, ...LOG], { cwd: repo, env: olderGit(baseEnv), stdio: "ignore" });
+			} catch {
+				// The fetch fails once the command has run.
+			}
+			expect(existsSync(marker)).toBe(true);
+		});
+
+		it("runs no transport at all in the environment git is given, even where git ignores GIT_NO_LAZY_FETCH", () => {
+			const { repo, marker } = lazyRepo();
+			try {
+				execFileSync("git", [...SAFE_GIT_FLAGS, ...LOG], {
+					cwd: repo,
+					env: olderGit(gitEnv(baseEnv, [])),
+					stdio: "ignore",
+				});
+			} catch {
+				// git fails on the missing object, having fetched nothing.
+			}
+			expect(existsSync(marker)).toBe(false);
+		});
+
+		it("takes the World without fetching, and says why it has no log", async () => {
+			const { repo, marker } = lazyRepo();
+			const world = await takeWorld(repo, { env: baseEnv });
+			expect(existsSync(marker)).toBe(false);
+			expect(world).toMatchObject({ taken: false });
 		});
 	});
 
