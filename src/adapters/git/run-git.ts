@@ -23,7 +23,7 @@ export interface GitOutput {
 	readonly cut: boolean;
 }
 
-/** Flags that switch off everything a repository's config could make git run, or write, or fetch. */
+/** Flags that switch off everything a repository's config could make git run, or write, or fetch. Exported for tests. */
 export const SAFE_GIT_FLAGS: readonly string[] = [
 	"--no-pager",
 	"--no-optional-locks",
