@@ -173,7 +173,7 @@ describe("takeWorld", () => {
 			expect(existsSync(marker)).toBe(false);
 		});
 
-		it("takes the World without fetching, and says why it has no log", async () => {
+		it("takes no World there, and fetches nothing", async () => {
 			const { repo, marker } = lazyRepo();
 			const world = await takeWorld(repo, { env: baseEnv });
 			expect(existsSync(marker)).toBe(false);
