@@ -4,8 +4,10 @@ import { createRedactor } from "../../src/adapters/redact/index.js";
 import { errorHead } from "../../src/pass/ledger/ledger.js";
 import { SHOWN_MESSAGE_CHARS } from "../../src/pass/prompt/prompt.js";
 import { cut, headTail } from "../../src/pass/prompt/prompt-parts.js";
+import { FINDERS, type SecretSpan } from "../../src/pass/secrets/index.js";
+import { findAll } from "../../src/pass/secrets/span.js";
 import { anyPlanted, leakedPiece, type Planted } from "../support/secrets.js";
-import { params } from "./laws.js";
+import { law, params, sameJson } from "./laws.js";
 
 const redactor = createRedactor(true);
 
@@ -64,4 +66,27 @@ describe("redaction leaves no secret of any supported kind, wherever it stands",
 			);
 		});
 	}
+});
+
+describe("finders paused between steps keep their own place", () => {
+	// The redactor gives the event loop a turn between a finder's steps, and another redaction may step the same
+	// finders meanwhile: the finders share their module's patterns, so each search must keep its place itself.
+	it("stepped in turn over two texts, each finder finds in each what it finds alone", () => {
+		const text = fc.tuple(anyPlanted, filler, filler).map(([planted, pre, post]) => around(planted, pre, post));
+		law([text, text], (a, b) =>
+			FINDERS.every((find) => {
+				const inA: SecretSpan[] = [];
+				const inB: SecretSpan[] = [];
+				const stepsA = find(a, inA);
+				const stepsB = find(b, inB);
+				let doneA = false;
+				let doneB = false;
+				while (!doneA || !doneB) {
+					doneA = doneA || stepsA.next().done === true;
+					doneB = doneB || stepsB.next().done === true;
+				}
+				return sameJson(inA, findAll(find, a)) && sameJson(inB, findAll(find, b));
+			}),
+		);
+	});
 });

@@ -5,6 +5,7 @@ import {
 	READS_BACK,
 	readView,
 	type SecretSpan,
+	type Steps,
 	type View,
 	ViewReader,
 	vendorTokens,
@@ -74,24 +75,44 @@ const STEPS_PER_LOOK = 256;
 /**
  * What `find` finds in `text`'s range, read with the READS_BACK characters before it (a finder that reads back sees
  * what it would see in the whole text), spans that start before the range left to the range before; into `into`.
- * The thread is given back between the finder's steps once held for the pacer's time, so a range too long to cut (one line of
- * a megabyte) holds it no longer than any other.
+ * One step a step of the finder, so a range too long to cut (one line of a megabyte) can be paced like any other.
  */
-async function findInRange(
-	find: Finder,
-	text: string,
-	range: Range,
-	into: SecretSpan[],
-	least: number,
-	pause: () => Promise<void>,
-): Promise<void> {
+function* foundInRange(find: Finder, text: string, range: Range, into: SecretSpan[], least: number): Steps {
 	const from = Math.max(0, range.start - READS_BACK);
 	const found: SecretSpan[] = [];
-	const steps = find(text.slice(from, range.end), found);
-	for (let n = 1; !steps.next().done; n++) if (n % STEPS_PER_LOOK === 0) await pause();
+	yield* find(text.slice(from, range.end), found);
 	for (const s of found)
 		if (from + s.start >= range.start && s.end - s.start >= least)
 			into.push({ start: from + s.start, end: from + s.end, kind: s.kind });
+}
+
+/**
+ * Takes `steps` to their end, giving the event loop a turn between them once the thread has been held for the
+ * pacer's time. It looks at the clock every STEPS_PER_LOOK steps, and awaits nothing in between: an await costs
+ * more than most steps.
+ */
+async function paced(steps: Steps, pause: () => Promise<void>): Promise<void> {
+	for (let n = 1; !steps.next().done; n++) if (n % STEPS_PER_LOOK === 0) await pause();
+}
+
+/** Where one text's finds go: found in its view, in its reading with the escapes kept, and as the text stands. */
+interface Finds {
+	readonly view: SecretSpan[];
+	readonly kept: SecretSpan[];
+	readonly raw: SecretSpan[];
+}
+
+/**
+ * Every finder's steps over one chunk of `text`: in its view, in its reading with the terminal escapes kept (where
+ * that reading is used), and its vendor tokens as the text stands (where the view differs).
+ */
+function* chunkSteps(text: string, view: View, kept: View | undefined, chunk: Chunk, into: Finds): Steps {
+	for (const find of FINDERS) yield* foundInRange(find, view.text, chunk, into.view, MIN_SECRET_CHARS);
+	if (kept !== undefined) {
+		const keptRange = viewRange(kept, chunk.original.start, chunk.original.end);
+		for (const find of FINDERS) yield* foundInRange(find, kept.text, keptRange, into.kept, MIN_SECRET_CHARS);
+	}
+	if (view.origin !== undefined) yield* foundInRange(vendorTokens, text, chunk.original, into.raw, 0);
 }
 
 /** The spans found in the joined candidate lines, placed in the chunks they came from (a span ends with its piece). */
@@ -185,13 +206,8 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 		for (const range of chunkRanges(view, chunkChars, kept)) {
 			const chunk = { ...range, text: i, original: originalOf(view, text, range) };
 			chunks.push(chunk);
-			for (const find of FINDERS) await findInRange(find, view.text, range, spans[i] ?? [], MIN_SECRET_CHARS, pause);
-			if (kept !== undefined) {
-				const keptRange = viewRange(kept, chunk.original.start, chunk.original.end);
-				for (const find of FINDERS)
-					await findInRange(find, kept.text, keptRange, keptSpans[i] ?? [], MIN_SECRET_CHARS, pause);
-			}
-			if (view.origin !== undefined) await findInRange(vendorTokens, text, chunk.original, raw[i] ?? [], 0, pause);
+			const into = { view: spans[i] ?? [], kept: keptSpans[i] ?? [], raw: raw[i] ?? [] };
+			await paced(chunkSteps(text, view, kept, chunk, into), pause);
 			await pause();
 		}
 	}
@@ -212,7 +228,7 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 	const findCopies = copiesOf(found);
 	for (const chunk of chunks) {
 		const view = views[chunk.text];
-		if (view !== undefined) await findInRange(findCopies, view.text, chunk, copies[chunk.text] ?? [], 0, pause);
+		if (view !== undefined) await paced(foundInRange(findCopies, view.text, chunk, copies[chunk.text] ?? [], 0), pause);
 		await pause();
 	}
 	const out: string[] = [];

@@ -4,6 +4,7 @@
 
 import { AUTHORITY_END, charClass, isIn, NAME, quotedEnd, runEnd, runStart, stopAt, VALUE_END, WORD } from "./chars.js";
 import { assignedKind, nameStrength, nameWords } from "./names.js";
+import { Search } from "./search.js";
 import { type Finder, findAll, type SecretSpan, type Steps } from "./span.js";
 import { classes, isPath, isPlaceholder, isPlainUrl, isPlainValue, looksRandom } from "./values.js";
 
@@ -254,8 +255,8 @@ function quotedValueEnd(text: string, start: number, plainEnd: number): number {
 /** Secrets assigned to names that hold them: the whole value, whatever its length. */
 function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	const anchor = new RegExp(ASSIGNMENT.source, "gi");
-	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+	const anchor = new Search(ASSIGNMENT, text);
+	for (let m = anchor.next(); m !== null; m = anchor.next()) {
 		yield;
 		const word = /^[A-Za-z]+/.exec(m[0])?.[0] ?? "";
 		const wordEnd = m.index + word.length;
@@ -278,7 +279,7 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		if (text.charAt(start - 1) === "`" && text.slice(start, text.indexOf("`", start) + 1 || end).includes("${"))
 			continue;
 		// The value is judged once and the scan goes on after it, taken or not: `key=key=key=…` is read once.
-		anchor.lastIndex = Math.max(anchor.lastIndex, end);
+		anchor.from = Math.max(anchor.from, end);
 		const value = text.slice(start, end);
 		if (end === plainEnd && isSentenceStart(text, value, end)) continue;
 		// An appended piece is a weaker sign than an assignment (`token += "-principals"` appends a suffix).
@@ -336,7 +337,8 @@ function flagKind(flag: string): string {
 /** Secrets given as long flags. */
 function* secretFlags(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	for (const m of text.matchAll(SECRET_FLAG)) {
+	const anchor = new Search(SECRET_FLAG, text);
+	for (let m = anchor.next(); m !== null; m = anchor.next()) {
 		yield;
 		if (isIn(NAME, text, m.index - 1)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
@@ -351,8 +353,8 @@ const SHORT_FLAG_COMMAND =
 /** Passwords in the short flags of the commands that take them, on the rest of the command's line. */
 function* shortFlags(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	const anchor = new RegExp(SHORT_FLAG_COMMAND.source, "g");
-	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+	const anchor = new Search(SHORT_FLAG_COMMAND, text);
+	for (let m = anchor.next(); m !== null; m = anchor.next()) {
 		yield;
 		const command = m[0];
 		const from = m.index + command.length;
@@ -374,7 +376,7 @@ function* shortFlags(scan: Scan, into: SecretSpan[]): Steps {
 			if (isFlagSecret(text.slice(start, value.end))) into.push({ start, end: value.end, kind: "password" });
 			flags.lastIndex = Math.max(flags.lastIndex, value.end - from);
 		}
-		anchor.lastIndex = Math.max(anchor.lastIndex, end);
+		anchor.from = Math.max(anchor.from, end);
 	}
 }
 
@@ -386,7 +388,8 @@ const SET_COMMAND = /\b(?:export|setenv|set|ENV)[ \t]+([A-Za-z_/][A-Za-z0-9_./:-
 
 function* setCommands(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	for (const m of text.matchAll(SET_COMMAND)) {
+	const anchor = new Search(SET_COMMAND, text);
+	for (let m = anchor.next(); m !== null; m = anchor.next()) {
 		yield;
 		const name = m[1] ?? "";
 		if (nameStrength(name) === undefined) continue;
@@ -432,7 +435,8 @@ export const READS_BACK = 300;
 
 function* netrcPasswords(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	for (const m of text.matchAll(NETRC_PASSWORD)) {
+	const anchor = new Search(NETRC_PASSWORD, text);
+	for (let m = anchor.next(); m !== null; m = anchor.next()) {
 		yield;
 		const before = text.slice(Math.max(0, m.index - READS_BACK), m.index);
 		if (!/\b(?:machine|default)\s/.test(before) || !/\blogin\s+\S/.test(before)) continue;
@@ -449,8 +453,8 @@ const COOKIE_NAME = /[A-Za-z0-9!#$%&*+.^_|~-]+=/y;
 /** Cookie values (a session id, a token), but for short words (`theme=dark`); Set-Cookie's first pair only. */
 function* cookies(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	const anchor = new RegExp(COOKIE.source, "gi");
-	for (let m = anchor.exec(text); m !== null; m = anchor.exec(text)) {
+	const anchor = new Search(COOKIE, text);
+	for (let m = anchor.next(); m !== null; m = anchor.next()) {
 		yield;
 		if (isIn(NAME, text, m.index - 1)) continue;
 		const end = scan.lineEnd(m.index);
@@ -467,7 +471,7 @@ function* cookies(scan: Scan, into: SecretSpan[]): Steps {
 			if (value.length >= 8 && !isPlaceholder(value) && !isPlainValue(value))
 				into.push({ start, end: stop, kind: "cookie" });
 			// The header's pairs are read once and the scan goes on after them: `cookie:x=cookie:x=…` is read once.
-			anchor.lastIndex = Math.max(anchor.lastIndex, stop);
+			anchor.from = Math.max(anchor.from, stop);
 			if (m[1] !== undefined || text.charAt(stop) !== ";") break;
 			at = stop + 1;
 			while (text.charAt(at) === " ") at++;
@@ -485,11 +489,13 @@ const KEY_BLOCK_CHARS = 10_000;
 
 function* privateKeys(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
-	for (const m of text.matchAll(PRIVATE_KEY)) {
+	const begins = new Search(PRIVATE_KEY, text);
+	for (let m = begins.next(); m !== null; m = begins.next()) {
 		yield;
 		into.push({ start: m.index, end: m.index + m[0].length, kind: "private key" });
 	}
-	for (const m of text.matchAll(PRIVATE_KEY_END)) {
+	const ends = new Search(PRIVATE_KEY_END, text);
+	for (let m = ends.next(); m !== null; m = ends.next()) {
 		yield;
 		let start = m.index;
 		while (start > 0 && m.index - start < KEY_BLOCK_CHARS && /[A-Za-z0-9+/=\s\\]/.test(text.charAt(start - 1))) start--;

@@ -18,6 +18,7 @@ import {
 	URL_SAFE,
 	WORD,
 } from "./chars.js";
+import { Search } from "./search.js";
 import { findAll, type SecretSpan, type Steps } from "./span.js";
 
 /** Where a token found at a prefix starts and ends; the start may stand before the prefix (a Telegram bot's id). */
@@ -411,20 +412,20 @@ function startsWord(text: string, at: number, prefix: string): boolean {
  */
 export function* vendorTokens(text: string, spans: SecretSpan[]): Steps {
 	const runs = new Runs(text);
-	const prefix = new RegExp(PREFIX.source, "g");
-	for (let m = prefix.exec(text); m !== null; m = prefix.exec(text)) {
+	const prefix = new Search(PREFIX, text);
+	for (let m = prefix.next(); m !== null; m = prefix.next()) {
 		yield;
 		const at = m.index;
 		const p = m[0];
 		// A prefix that starts no token may hold the start of another (`….atlasv1.` after a token's `s`): go on
 		// from the next character.
-		prefix.lastIndex = at + 1;
+		prefix.from = at + 1;
 		if (!startsWord(text, at, p)) continue;
 		for (const vendor of BY_PREFIX.get(p) ?? []) {
 			const found = vendor.shape(runs, at, at + p.length);
 			if (found === undefined || isElidedExample(text, at + p.length, found.end)) continue;
 			spans.push({ start: found.start, end: found.end, kind: vendor.kind });
-			prefix.lastIndex = Math.max(prefix.lastIndex, found.end);
+			prefix.from = Math.max(prefix.from, found.end);
 			break;
 		}
 	}

@@ -345,4 +345,19 @@ describe("the redactor's pace", () => {
 	it("gives the event loop a turn after each chunk's finders and each chunk's copies once its time is up", async () => {
 		expect(await turnsDuring(() => createRedactor(true, 64, 0).redact(text))).toBeGreaterThanOrEqual(2 * 100);
 	});
+
+	it("gives each of two batches redacted at once, turn by turn, what it gives alone", async () => {
+		// Every kind of secret in one batch, a megabyte-long line of flags in the other: paced at every look, the
+		// two batches' finders take steps in turn over the same patterns.
+		const kinds = samples.map(({ planted }) => `PORT=5173 ${planted?.text ?? ""} DEBUG=1`);
+		const flags = [Array.from({ length: 5_000 }, (_, i) => `--token tK${i}x9Qz${i} ghp_${"a1B2".repeat(9)}`).join(" ")];
+		const paced = createRedactor(true, 64, 0);
+		const together = await Promise.all([paced.redactAll(kinds), paced.redactAll(flags), paced.redactAll(kinds)]);
+		expect(together).toEqual([
+			await redactor.redactAll(kinds),
+			await redactor.redactAll(flags),
+			await redactor.redactAll(kinds),
+		]);
+		expect(together[1]?.[0]).not.toContain("tK4999x9Qz4999");
+	});
 });
