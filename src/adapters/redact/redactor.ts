@@ -204,7 +204,8 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 		keptViews.push(kept);
 		await pause();
 		for (const range of chunkRanges(view, chunkChars, kept)) {
-			const chunk = { ...range, text: i, original: originalOf(view, text, range) };
+			// Spelled out, not spread: on Node 20, a chunk spread from its range made the redaction a fifth slower.
+			const chunk = { start: range.start, end: range.end, text: i, original: originalOf(view, text, range) };
 			chunks.push(chunk);
 			const into = { view: spans[i] ?? [], kept: keptSpans[i] ?? [], raw: raw[i] ?? [] };
 			await paced(chunkSteps(text, view, kept, chunk, into), pause);

@@ -63,6 +63,47 @@ describe("takeWorld", () => {
 		expect(world.head).toBe(world.log);
 	});
 
+	describe("names the branch from the status's first line", () => {
+		it("a branch whose name holds a slash, dots and a dash, as it stands", async () => {
+			const repo = initRepo(freshDir("slashed"));
+			commitFile(repo, "a.txt", "a\n", "Start");
+			git(repo, "checkout", "-q", "-b", "feature/v1.2-fix");
+			expect(await takeWorld(repo, { env: baseEnv })).toMatchObject({ taken: true, branch: "feature/v1.2-fix" });
+		});
+
+		it("a branch with an upstream it has moved away from, without the upstream", async () => {
+			const origin = initRepo(freshDir("origin"));
+			commitFile(origin, "a.txt", "a\n", "Start");
+			const clone = path.join(path.dirname(origin), "clone");
+			git(path.dirname(origin), "clone", "-q", origin, clone);
+			commitFile(clone, "a.txt", "b\n", "Local");
+			const world = await takeWorld(clone, { env: baseEnv });
+			expect(world).toMatchObject({ taken: true, branch: "main" });
+			expect(world.taken && world.status.split("\n")[0]).toBe("## main...origin/main [different]");
+		});
+
+		it("(detached) when HEAD names a commit, not a branch", async () => {
+			const repo = initRepo(freshDir("detached"));
+			commitFile(repo, "a.txt", "a\n", "Start");
+			commitFile(repo, "a.txt", "b\n", "Next");
+			git(repo, "checkout", "-q", "--detach", "HEAD~1");
+			expect(await takeWorld(repo, { env: baseEnv })).toMatchObject({
+				taken: true,
+				branch: "(detached)",
+				head: expect.stringMatching(/^[0-9a-f]{7,} Start$/),
+			});
+		});
+
+		it("cut, and says so, when the status's first line runs past the output cap", async () => {
+			const repo = initRepo(freshDir("long-branch"));
+			commitFile(repo, "a.txt", "a\n", "Start");
+			git(repo, "checkout", "-q", "-b", `b/${"x".repeat(150)}`);
+			const world = await takeWorld(repo, { env: baseEnv, maxOutputChars: 100 });
+			// The first 100 characters: `## `, then 97 of the name.
+			expect(world).toMatchObject({ taken: true, branch: `b/${"x".repeat(95)}\n[… cut at 100 chars]` });
+		});
+	});
+
 	it("is skipped with a reason outside a repository", async () => {
 		const dir = freshDir("plain");
 		expect(await takeWorld(dir, { env: { ...baseEnv, GIT_CEILING_DIRECTORIES: path.dirname(dir) } })).toEqual({
@@ -202,7 +243,7 @@ describe("takeWorld", () => {
 			const started = Date.now();
 			const world = await takeWorld(repo, { env: baseEnv, timeoutMs: 500 });
 			expect(Date.now() - started).toBeLessThan(15_000);
-			expect(world).toEqual({ taken: false, reason: "git rev-parse timed out after 500 ms" });
+			expect(world).toEqual({ taken: false, reason: "git log timed out after 500 ms" });
 		});
 	});
 
