@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { gitEnv, SAFE_GIT_FLAGS } from "../../../../src/adapters/git/run-git.js";
@@ -290,6 +290,18 @@ describe("takeWorld", () => {
 			expect(world.taken).toBe(false);
 			expect(!world.taken && world.reason).toMatch(/bare repository/);
 		});
+	});
+
+	it("is skipped when the filter drivers are too many to list whole: a driver missed would be a driver run", async () => {
+		const repo = initRepo(freshDir("many-filters"));
+		commitFile(repo, "a.txt", "a\n", "Start");
+		// 3,000 drivers of about 80 characters each in the listing: past the 200,000 characters it reads.
+		const drivers = Array.from(
+			{ length: 3_000 },
+			(_, i) => `[filter "driver-${String(i).padStart(5, "0")}-${"n".repeat(40)}"]\n\tclean = false-cleaner-${i}\n`,
+		);
+		appendFileSync(path.join(repo, ".git", "config"), drivers.join(""));
+		expect(await takeWorld(repo, { env: baseEnv })).toEqual({ taken: false, reason: "too many filter drivers" });
 	});
 
 	it("cuts each field at the output cap and says so", async () => {
