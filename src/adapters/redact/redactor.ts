@@ -72,27 +72,40 @@ function originalOf(view: View, text: string, range: Range): Range {
 /** How many steps of a finder are taken between looks at the clock (a look costs more than most steps). */
 const STEPS_PER_LOOK = 256;
 
-/**
- * What `find` finds in `text`'s range, read with the READS_BACK characters before it (a finder that reads back sees
- * what it would see in the whole text), spans that start before the range left to the range before; into `into`.
- * One step a step of the finder, so a range too long to cut (one line of a megabyte) can be paced like any other.
- */
-function* foundInRange(find: Finder, text: string, range: Range, into: SecretSpan[], least: number): Steps {
-	const from = Math.max(0, range.start - READS_BACK);
-	const found: SecretSpan[] = [];
-	yield* find(text.slice(from, range.end), found);
-	for (const s of found)
-		if (from + s.start >= range.start && s.end - s.start >= least)
-			into.push({ start: from + s.start, end: from + s.end, kind: s.kind });
+/** A finder's steps over one range of a text, and what is left to do once they are taken. */
+interface RangeRun {
+	readonly steps: Steps;
+	readonly finish: () => void;
 }
 
 /**
- * Takes `steps` to their end, giving the event loop a turn between them once the thread has been held for the
- * pacer's time. It looks at the clock every STEPS_PER_LOOK steps, and awaits nothing in between: an await costs
- * more than most steps.
+ * What `find` finds in `text`'s range, read with the READS_BACK characters before it (a finder that reads back sees
+ * what it would see in the whole text), spans that start before the range left to the range before; into `into`
+ * once its steps are taken. The finder's own steps, not delegated (`yield*` costs a finder that steps often a tenth
+ * of its time), so a range too long to cut (one line of a megabyte) can be paced like any other.
  */
-async function paced(steps: Steps, pause: () => Promise<void>): Promise<void> {
-	for (let n = 1; !steps.next().done; n++) if (n % STEPS_PER_LOOK === 0) await pause();
+function inRange(find: Finder, text: string, range: Range, into: SecretSpan[], least: number): RangeRun {
+	const from = Math.max(0, range.start - READS_BACK);
+	const found: SecretSpan[] = [];
+	const finish = () => {
+		for (const s of found)
+			if (from + s.start >= range.start && s.end - s.start >= least)
+				into.push({ start: from + s.start, end: from + s.end, kind: s.kind });
+	};
+	return { steps: find(text.slice(from, range.end), found), finish };
+}
+
+/**
+ * Takes each run's steps to their end, one run after another, giving the event loop a turn between steps once the
+ * thread has been held for the pacer's time. It looks at the clock every STEPS_PER_LOOK steps, and awaits nothing in
+ * between: an await costs more than most steps.
+ */
+async function paced(runs: readonly RangeRun[], pause: () => Promise<void>): Promise<void> {
+	let n = 0;
+	for (const run of runs) {
+		while (!run.steps.next().done) if (++n % STEPS_PER_LOOK === 0) await pause();
+		run.finish();
+	}
 }
 
 /** Where one text's finds go: found in its view, in its reading with the escapes kept, and as the text stands. */
@@ -103,16 +116,17 @@ interface Finds {
 }
 
 /**
- * Every finder's steps over one chunk of `text`: in its view, in its reading with the terminal escapes kept (where
+ * Every finder's run over one chunk of `text`: in its view, in its reading with the terminal escapes kept (where
  * that reading is used), and its vendor tokens as the text stands (where the view differs).
  */
-function* chunkSteps(text: string, view: View, kept: View | undefined, chunk: Chunk, into: Finds): Steps {
-	for (const find of FINDERS) yield* foundInRange(find, view.text, chunk, into.view, MIN_SECRET_CHARS);
+function chunkRuns(text: string, view: View, kept: View | undefined, chunk: Chunk, into: Finds): RangeRun[] {
+	const runs = FINDERS.map((find) => inRange(find, view.text, chunk, into.view, MIN_SECRET_CHARS));
 	if (kept !== undefined) {
 		const keptRange = viewRange(kept, chunk.original.start, chunk.original.end);
-		for (const find of FINDERS) yield* foundInRange(find, kept.text, keptRange, into.kept, MIN_SECRET_CHARS);
+		for (const find of FINDERS) runs.push(inRange(find, kept.text, keptRange, into.kept, MIN_SECRET_CHARS));
 	}
-	if (view.origin !== undefined) yield* foundInRange(vendorTokens, text, chunk.original, into.raw, 0);
+	if (view.origin !== undefined) runs.push(inRange(vendorTokens, text, chunk.original, into.raw, 0));
+	return runs;
 }
 
 /** The spans found in the joined candidate lines, placed in the chunks they came from (a span ends with its piece). */
@@ -208,7 +222,7 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 			const chunk = { start: range.start, end: range.end, text: i, original: originalOf(view, text, range) };
 			chunks.push(chunk);
 			const into = { view: spans[i] ?? [], kept: keptSpans[i] ?? [], raw: raw[i] ?? [] };
-			await paced(chunkSteps(text, view, kept, chunk, into), pause);
+			await paced(chunkRuns(text, view, kept, chunk, into), pause);
 			await pause();
 		}
 	}
@@ -229,7 +243,7 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 	const findCopies = copiesOf(found);
 	for (const chunk of chunks) {
 		const view = views[chunk.text];
-		if (view !== undefined) await paced(foundInRange(findCopies, view.text, chunk, copies[chunk.text] ?? [], 0), pause);
+		if (view !== undefined) await paced([inRange(findCopies, view.text, chunk, copies[chunk.text] ?? [], 0)], pause);
 		await pause();
 	}
 	const out: string[] = [];
