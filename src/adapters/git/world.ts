@@ -37,7 +37,7 @@ const FILTER_KEYS = String.raw`^filter\..*\.(clean|smudge|process)$`;
 // The filter list must be read whole: a driver missed is a driver run.
 const FILTER_LIST_CHARS = 200_000;
 
-/** Takes the World with four read-only git commands that run nothing the repository configures; never rejects. */
+/** Takes the World with five read-only git commands that run nothing the repository configures; never rejects. */
 export async function takeWorld(cwd: string, options: WorldOptions = {}): Promise<World> {
 	try {
 		return await snapshot(cwd, options);
@@ -59,14 +59,15 @@ async function snapshot(cwd: string, options: WorldOptions): Promise<World> {
 			maxOutputChars: maxChars,
 			...limits,
 		});
-	// Two rounds of git, each all at once: the filter drivers and the log (whose first line is HEAD), which read no
-	// file through a filter; then the status (whose first line names the branch) and the diff stat, which read the
-	// work tree's files with every filter driver emptied. Outside a repository the log fails, and its reason is the
-	// World's; in a directory that is no work tree (a bare repository, a .git directory), the status fails. Each
-	// spawn holds the thread while the process forks, longer the more memory pi holds (about 14 ms at 470 MB): four
-	// calls, not more.
-	const [directory, filters, log] = await Promise.all([
+	// Two rounds of git, each all at once: whether this is a work tree, the filter drivers, and the log (whose first
+	// line is HEAD), which read no file through a filter; then the status (whose first line names the branch) and the
+	// diff stat, which read the work tree's files with every filter driver emptied. The probe is what tells a
+	// directory that is no work tree (a repository whose `core.worktree` points elsewhere would show the status of
+	// that other directory). Each spawn holds the thread while the process forks, longer the more memory pi holds
+	// (about 14 ms at 470 MB): five calls, not more.
+	const [directory, probe, filters, log] = await Promise.all([
 		isDirectory(cwd),
+		git(["rev-parse", "--is-inside-work-tree"], []),
 		git(["config", "-z", "--includes", "--get-regexp", FILTER_KEYS], [], {
 			maxOutputChars: FILTER_LIST_CHARS,
 			okExitCodes: [1],
@@ -74,6 +75,8 @@ async function snapshot(cwd: string, options: WorldOptions): Promise<World> {
 		git(LOG, []),
 	]);
 	if (!directory) return skipped("no such directory");
+	if (E.isLeft(probe)) return skipped(probe.left);
+	if (probe.right.stdout.trim() !== "true") return skipped("not inside a work tree");
 	if (E.isLeft(log)) return skipped(log.left);
 	const overrides = filterOverrides(filters);
 	if (E.isLeft(overrides)) return skipped(overrides.left);

@@ -243,7 +243,7 @@ describe("takeWorld", () => {
 			const started = Date.now();
 			const world = await takeWorld(repo, { env: baseEnv, timeoutMs: 500 });
 			expect(Date.now() - started).toBeLessThan(15_000);
-			expect(world).toEqual({ taken: false, reason: "git log timed out after 500 ms" });
+			expect(world).toEqual({ taken: false, reason: "git rev-parse timed out after 500 ms" });
 		});
 	});
 
@@ -274,6 +274,22 @@ describe("takeWorld", () => {
 				taken: true,
 				head: expect.stringContaining("Separate start"),
 			});
+		});
+
+		it("is skipped, showing nothing of the other directory, where core.worktree points away from this one", async () => {
+			const other = freshDir("elsewhere");
+			writeFileSync(path.join(other, "private-notes.txt"), "x\n");
+			const repo = initRepo(freshDir("worktree-elsewhere"));
+			git(repo, "config", "core.worktree", other);
+			expect(await takeWorld(repo, { env: baseEnv })).toEqual({ taken: false, reason: "not inside a work tree" });
+		});
+
+		it("takes a HEAD that names a ref outside refs/heads, the branch as the status names it", async () => {
+			const repo = initRepo(freshDir("head-on-tag"));
+			commitFile(repo, "a.txt", "a\n", "Tagged");
+			git(repo, "tag", "v1");
+			git(repo, "symbolic-ref", "HEAD", "refs/tags/v1");
+			expect(await takeWorld(repo, { env: baseEnv })).toMatchObject({ taken: true, branch: "refs/tags/v1" });
 		});
 
 		it("is skipped with a reason when the .git file points nowhere", async () => {

@@ -353,18 +353,22 @@ describe("the redactor's pace", () => {
 		expect(await turnsDuring(() => createRedactor(true, 64, 0).redact(text))).toBeGreaterThanOrEqual(2 * 100);
 	});
 
-	it("gives each of two batches redacted at once, turn by turn, what it gives alone", async () => {
-		// Every kind of secret in one batch, a megabyte-long line of flags in the other: paced at every look, the
-		// two batches' finders take steps in turn over the same patterns.
+	it("gives each of three batches redacted at once, turn by turn, what it gives alone", async () => {
+		// Paced at every look, the batches' finders take steps in turn over the same patterns: every kind of secret
+		// in one batch; in two others, a line of 5,000 flags each, the flags of one far apart, so a search that took
+		// up the other's place would pass over its own.
 		const kinds = samples.map(({ planted }) => `PORT=5173 ${planted?.text ?? ""} DEBUG=1`);
-		const flags = [Array.from({ length: 5_000 }, (_, i) => `--token tK${i}x9Qz${i} ghp_${"a1B2".repeat(9)}`).join(" ")];
+		const dense = [Array.from({ length: 5_000 }, (_, i) => `--token tK${i}x9Qz${i}`).join(" ")];
+		const sparse = [Array.from({ length: 5_000 }, (_, i) => `${"x".repeat(60)} --token sP${i}x7Rw${i}`).join(" ")];
 		const paced = createRedactor(true, 64, 0);
-		const together = await Promise.all([paced.redactAll(kinds), paced.redactAll(flags), paced.redactAll(kinds)]);
+		const together = await Promise.all([paced.redactAll(dense), paced.redactAll(sparse), paced.redactAll(kinds)]);
 		expect(together).toEqual([
-			await redactor.redactAll(kinds),
-			await redactor.redactAll(flags),
+			await redactor.redactAll(dense),
+			await redactor.redactAll(sparse),
 			await redactor.redactAll(kinds),
 		]);
-		expect(together[1]?.[0]).not.toContain("tK4999x9Qz4999");
+		expect(together[0]?.[0]).not.toContain("tK4999x9Qz4999");
+		expect(together[1]?.[0]).not.toContain("sP4999x7Rw4999");
 	});
+
 });
