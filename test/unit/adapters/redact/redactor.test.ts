@@ -370,5 +370,4 @@ describe("the redactor's pace", () => {
 		expect(together[0]?.[0]).not.toContain("tK4999x9Qz4999");
 		expect(together[1]?.[0]).not.toContain("sP4999x7Rw4999");
 	});
-
 });
