@@ -5,6 +5,7 @@ import { errorHead } from "../../src/pass/ledger/ledger.js";
 import { SHOWN_MESSAGE_CHARS } from "../../src/pass/prompt/prompt.js";
 import { cut, headTail } from "../../src/pass/prompt/prompt-parts.js";
 import { FINDERS, type SecretSpan } from "../../src/pass/secrets/index.js";
+import { nameWords } from "../../src/pass/secrets/names.js";
 import { findAll } from "../../src/pass/secrets/span.js";
 import { anyPlanted, leakedPiece, type Planted } from "../support/secrets.js";
 import { law, params, sameJson } from "./laws.js";
@@ -87,6 +88,28 @@ describe("finders paused between steps keep their own place", () => {
 				}
 				return sameJson(inA, findAll(find, a)) && sameJson(inB, findAll(find, b));
 			}),
+		);
+	});
+});
+
+describe("a name's words", () => {
+	// The definition: split at camelCase humps (a lower-case letter or digit, then a capital), lower-cased, then at
+	// anything but ASCII letters and digits. Lower-casing may make ASCII of a letter that was not (`\u212a`, the
+	// Kelvin sign, is `k`).
+	const defined = (name: string) =>
+		name
+			.replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+			.toLowerCase()
+			.split(/[^a-z0-9]+/)
+			.filter((w) => w !== "");
+	const from = (chars: string) => fc.string({ unit: fc.constantFrom(...chars.split("")), maxLength: 40 });
+	const asciiName = from("aqZz09AK_-./ :");
+	const mixedName = from("aZz09AK_-./ :\u212a\u0130\u00e9\u00c9\u{1f600}");
+	it("are the defined words, for any text", () => {
+		law(
+			[fc.oneof(asciiName, mixedName, fc.string({ unit: "binary", maxLength: 40 }))],
+			(name) => sameJson(nameWords(name), defined(name)),
+			{ numRuns: 300 },
 		);
 	});
 });

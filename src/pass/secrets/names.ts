@@ -18,8 +18,43 @@ import {
 /** How strongly a name says its value is secret. */
 type Strength = "password" | "strong" | "weak";
 
-/** The lower-case words of a name: split at `_ - . /`, spaces and camelCase humps. */
+// What a character is to a name's words: none of them, a lower-case letter or a digit, or a capital.
+const OTHER = 0;
+const LOWER = 1;
+const CAPITAL = 2;
+
+function nameChar(code: number): number {
+	if ((code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39)) return LOWER;
+	return code >= 0x41 && code <= 0x5a ? CAPITAL : OTHER;
+}
+
+/**
+ * The lower-case words of a name: split at `_ - . /`, spaces and camelCase humps (a lower-case letter or digit, then
+ * a capital), and at anything but ASCII letters and digits. One pass over an ASCII name: the finders ask it at every
+ * anchor. A name with other characters is lower-cased whole first, since that may make ASCII of them (`\u212a`).
+ */
 export function nameWords(name: string): string[] {
+	const words: string[] = [];
+	let start = 0;
+	let before = OTHER;
+	for (let i = 0; i < name.length; i++) {
+		const code = name.charCodeAt(i);
+		if (code >= 0x80) return nonAsciiWords(name);
+		const kind = nameChar(code);
+		if (kind === OTHER) {
+			if (before !== OTHER) words.push(name.slice(start, i).toLowerCase());
+		} else if (before === OTHER) start = i;
+		else if (before === LOWER && kind === CAPITAL) {
+			words.push(name.slice(start, i).toLowerCase());
+			start = i;
+		}
+		before = kind;
+	}
+	if (before !== OTHER) words.push(name.slice(start).toLowerCase());
+	return words;
+}
+
+function nonAsciiWords(name: string): string[] {
 	return name
 		.replace(/([a-z0-9])([A-Z])/g, "$1 $2")
 		.toLowerCase()
@@ -100,7 +135,7 @@ function keyStrength(words: readonly string[]): Strength | undefined {
  */
 export function isPlainByFirstWord(name: string): boolean {
 	const words = nameWords(name);
-	return PLAIN_KEY_WORDS.has(words[0] ?? "") && keyStrength(words) !== undefined && nameStrength(name) === undefined;
+	return PLAIN_KEY_WORDS.has(words[0] ?? "") && keyStrength(words) !== undefined && wordsStrength(words) === undefined;
 }
 
 /**
@@ -119,7 +154,11 @@ function isPageToken(words: readonly string[]): boolean {
 
 /** The last word of the name that makes it hold a secret, and how strongly, or undefined. */
 export function nameStrength(name: string): Strength | undefined {
-	const words = nameWords(name);
+	return wordsStrength(nameWords(name));
+}
+
+/** nameStrength of a name split into its words. */
+function wordsStrength(words: readonly string[]): Strength | undefined {
 	const last = words.at(-1);
 	if (last === undefined) return undefined;
 	if (/(?:password|passwd|passphrase)$/.test(last)) return "password";

@@ -4,6 +4,7 @@
 // A second reading keeps the terminal escapes that may have taken text (`keepEscapes`): dropped with its final byte,
 // an escape may take a letter that was text (`ESC p` the `p` of `password=`, `ESC [` the `g` of `ghp_`).
 
+import { NAME, runEnd } from "./chars.js";
 import { isPlainByFirstWord } from "./names.js";
 
 /** A text read for secrets, and where each of its characters came from. */
@@ -122,10 +123,8 @@ const NAME_CHARS = 256;
 
 /** The run of name characters (letters, digits, `_`, `-`, `.`) from `at`, at most NAME_CHARS of them. */
 function nameAt(text: string, at: number): string {
-	const stop = Math.min(text.length, at + NAME_CHARS);
-	let end = at;
-	while (end < stop && /[\w.-]/.test(text.charAt(end))) end++;
-	return text.slice(at, end);
+	const window = text.slice(at, at + NAME_CHARS);
+	return window.slice(0, runEnd(NAME, window, 0));
 }
 
 /** JSON's one-letter escapes, as what they stand for. */

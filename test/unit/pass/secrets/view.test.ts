@@ -290,6 +290,12 @@ describe("readEscapesKept: the reading with the terminal escapes that may have t
 		expect(kept("\r\u001b[KPUBLIC_KEY=x")).toBeUndefined();
 	});
 
+	it("judges a name by its first 256 characters only: a longer run is no name a tool prints", () => {
+		const named = (length: number) => `PUBLIC_${"x".repeat(length)}_KEY=y`;
+		expect(kept(`\u001bM${named(300)}`)).toBe(`\u001bM${named(300)}`);
+		expect(kept(`\u001bM${named(200)}`)).toBeUndefined();
+	});
+
 	it("reads a final byte on before a word that only a key's name would make plain (`url` of curl, `public`)", () => {
 		expect(kept("\u001bcurl -u a:b \u001b[2Kpublic")).toBe("\u001bcurl -u a:b \u001bKpublic");
 	});
