@@ -2,7 +2,19 @@
 // a flag and its value, a URL's userinfo, a netrc line, a cookie, a private key block. Each finder scans once: an
 // anchor found by a pattern of fixed words, then a loop that reads what follows it and moves the scan past it.
 
-import { AUTHORITY_END, charClass, isIn, NAME, quotedEnd, runEnd, runStart, stopAt, VALUE_END, WORD } from "./chars.js";
+import {
+	AUTHORITY_END,
+	charClass,
+	isIn,
+	LETTERS,
+	NAME,
+	quotedEnd,
+	runEnd,
+	runStart,
+	stopAt,
+	VALUE_END,
+	WORD,
+} from "./chars.js";
 import { assignedKind, nameStrength, nameWords } from "./names.js";
 import { Search } from "./search.js";
 import { type Finder, findAll, type SecretSpan, type Steps } from "./span.js";
@@ -53,10 +65,47 @@ class Scan {
  * indexed `env["NAME"] = ` or computed key `{["NAME"]: `, a Go or JS backtick, a call's `("NAME", "`, an XML
  * element's `<name>`, an attribute pair's `name" value="`, an env list's `NAME", "value": "` (JSON) or `NAME\n  value: ` (YAML), a plist's `NAME</key><string>`, and blanks that may start a
  * type (`var apiToken string = `) or a table's value column (`password    …`, as `vault kv get` prints). Found by its
- * last word, so the scan is fast; the whole name is read back in code.
+ * last word, so the scan is fast; the whole name is read back in code. Its groups are numbered, not named (a named
+ * group costs every match an object of them, which made the finder a quarter slower on text dense with anchors):
+ * `anchorForm` names them.
  */
 const ASSIGNMENT =
-	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(?<optional>\?(?!\?=))|(?<index>["']\])|["'])?[ \t]{0,3}(?<op>:::=|::=|:=|\?\?=|\?=|\|\|=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(?<pair>["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(?<call>["'][ \t]{0,3},[ \t]{0,3}["'])|(?<element>>(?=\s{0,80}[^\s<>]{1,4000}\s{0,80}<\/))|(?<attribute>["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(?<plist><\/key>\s{0,40}<string>)|(?<blank>[ \t]{2,40}(?=\S{1,1000}[ \t]{0,40}(?:\r?\n|$))|[ \t]{1,3}(?=[&*[]?[A-Za-z_][\w.]{0,40}(?:[<[]|\??[ \t]{1,3}=))))/gi;
+	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(\?(?!\?=))|(["']\])|["'])?[ \t]{0,3}(:::=|::=|:=|\?\?=|\?=|\|\|=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(["'][ \t]{0,3},[ \t]{0,3}["'])|(>(?=\s{0,80}[^\s<>]{1,4000}\s{0,80}<\/))|(["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(<\/key>\s{0,40}<string>)|([ \t]{2,40}(?=\S{1,1000}[ \t]{0,40}(?:\r?\n|$))|[ \t]{1,3}(?=[&*[]?[A-Za-z_][\w.]{0,40}(?:[<[]|\??[ \t]{1,3}=))))/gi;
+
+/** What an ASSIGNMENT anchor matched after its word: each of its groups, undefined where that form did not match. */
+interface AnchorForm {
+	/** `?` of an optional field's `name?:` or Make's `NAME?=`. */
+	readonly optional: string | undefined;
+	/** The quote and `]` of an indexed `env["NAME"]` or a computed key `["NAME"]`. */
+	readonly index: string | undefined;
+	readonly op: string | undefined;
+	/** An env list's `", "value": "` or `\n  value: `. */
+	readonly pair: string | undefined;
+	/** A call's `", "`. */
+	readonly call: string | undefined;
+	/** An element's `>`. */
+	readonly element: string | undefined;
+	/** An attribute pair's `" value="`. */
+	readonly attribute: string | undefined;
+	/** A plist's `</key><string>`. */
+	readonly plist: string | undefined;
+	/** The blanks before a type or a table's value column. */
+	readonly blank: string | undefined;
+}
+
+function anchorForm(m: RegExpExecArray): AnchorForm {
+	return {
+		optional: m[1],
+		index: m[2],
+		op: m[3],
+		pair: m[4],
+		call: m[5],
+		element: m[6],
+		attribute: m[7],
+		plist: m[8],
+		blank: m[9],
+	};
+}
 
 /**
  * The calls that set or read a setting by its name, a default or a value after it: `os.Setenv`, `System.setProperty`,
@@ -121,10 +170,9 @@ function afterSpace(text: string, from: number, max: number): number {
  * "`), a call's name read only where a `(` opens it, an element's text read only where `<name>` opens it and `</`
  * closes it (a pretty-printed element may hold it on its own line).
  */
-function valueStart(scan: Scan, m: RegExpExecArray, nameStart: number, wordEnd: number): number {
+function valueStart(scan: Scan, m: RegExpExecArray, form: AnchorForm, nameStart: number, wordEnd: number): number {
 	const text = scan.text;
 	const end = m.index + m[0].length;
-	const form = m.groups ?? {};
 	// `env["NAME"] = "…"` and a Lua table's `{["NAME"] = "…"}` set a literal (`data["password"] = creds` an
 	// expression); a JS object's computed key `{["name"]: "…"}` holds one, where `["name"]: T` is a computed key's
 	// type; `name?: T` is an optional field's (Make's `NAME?=value` is its `?=`).
@@ -258,16 +306,17 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 	const anchor = new Search(ASSIGNMENT, text);
 	for (let m = anchor.next(); m !== null; m = anchor.next()) {
 		yield;
-		const word = /^[A-Za-z]+/.exec(m[0])?.[0] ?? "";
-		const wordEnd = m.index + word.length;
+		// The anchor's word is followed by no letter in any of its forms.
+		const wordEnd = runEnd(LETTERS, text, m.index);
 		// A name runs on past its last word (`token.length`), but for PHP's `.=` written without a blank.
 		if (isIn(NAME, text, wordEnd) && !text.startsWith(".=", wordEnd)) continue;
 		const nameStart = runStart(NAME, text, m.index, 80);
 		const name = text.slice(nameStart, wordEnd);
-		const start = valueStart(scan, m, nameStart, wordEnd);
+		const form = anchorForm(m);
+		const start = valueStart(scan, m, form, nameStart, wordEnd);
 		if (start < 0) continue;
 		// An element's text runs to its closing tag (`<password>a&amp;b;c</password>`); another value to `plainEnd`.
-		const element = m.groups?.element !== undefined;
+		const element = form.element !== undefined;
 		const plainEnd = element ? elementTextEnd(text, start) : scan.plainEnd(start);
 		if (plainEnd === start || (!element && text.charAt(plainEnd) === "(")) continue;
 		const end = element ? plainEnd : quotedValueEnd(text, start, plainEnd);
@@ -283,9 +332,9 @@ function* assignments(scan: Scan, into: SecretSpan[]): Steps {
 		const value = text.slice(start, end);
 		if (end === plainEnd && isSentenceStart(text, value, end)) continue;
 		// An appended piece is a weaker sign than an assignment (`token += "-principals"` appends a suffix).
-		const op = m.groups?.op;
+		const op = form.op;
 		if ((op === "+=" || op === ".=") && !looksRandom(value.slice(0, 256))) continue;
-		const markup = m.groups?.element ?? m.groups?.attribute ?? m.groups?.plist;
+		const markup = form.element ?? form.attribute ?? form.plist;
 		if (markup !== undefined && isMarkupSample(name, value)) continue;
 		const kind = assignedKind(name, value);
 		if (kind !== undefined) into.push({ start, end, kind });

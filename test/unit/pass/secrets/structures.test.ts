@@ -329,6 +329,7 @@ describe("secretSpans: assignment forms past `NAME=`", () => {
 		["a comparison", "if token string == other {"],
 		["an expression, not a literal", "var key any = testRSAPrivateKey"],
 		["an optional field's type", "apiKey?: UserIdentityApiKey | null | undefined;"],
+		["an optional field's type with a digit in it", "privateKey?: Uint8Array | string;"],
 		["a computed key's type", '["api-key"]: ApiKeyAuthSchema,'],
 		["a Python block's next line", "if password:\n    ciphername = _DEFAULT_CIPHER"],
 	])("takes nothing from a typed name with no secret value: %s", (_name, text) => {
