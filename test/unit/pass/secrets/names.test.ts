@@ -18,6 +18,15 @@ describe("nameWords: a name split into lower-case words", () => {
 		expect(nameWords("--db--pass")).toEqual(["db", "pass"]);
 		expect(nameWords("")).toEqual([]);
 	});
+
+	it("splits at ASCII's signs past `z` too (`{ | } ~`)", () => {
+		expect(nameWords("a{b|c}d~e")).toEqual(["a", "b", "c", "d", "e"]);
+	});
+
+	it("lower-cases a name with other letters whole first: the Kelvin sign is a `k`, and the humps still split it", () => {
+		expect(nameWords("\u212aeyToken")).toEqual(["key", "token"]);
+		expect(nameWords("cl\u00e9ApiKey")).toEqual(["cl", "api", "key"]);
+	});
 });
 
 describe("nameStrength: passwords", () => {
