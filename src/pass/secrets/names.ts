@@ -31,7 +31,8 @@ function nameChar(code: number): number {
 /**
  * The lower-case words of a name: split at `_ - . /`, spaces and camelCase humps (a lower-case letter or digit, then
  * a capital), and at anything but ASCII letters and digits. One pass over an ASCII name: the finders ask it at every
- * anchor. A name with other characters is lower-cased whole first, since that may make ASCII of them (`\u212a`).
+ * anchor. A name with other characters goes the slow way (`nonAsciiWords`): its humps marked, the whole name
+ * lower-cased, then split, since lower-casing may make ASCII of them (`\u212a`, the Kelvin sign, is `k`).
  */
 export function nameWords(name: string): string[] {
 	const words: string[] = [];
