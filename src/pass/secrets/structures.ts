@@ -65,9 +65,9 @@ class Scan {
  * indexed `env["NAME"] = ` or computed key `{["NAME"]: `, a Go or JS backtick, a call's `("NAME", "`, an XML
  * element's `<name>`, an attribute pair's `name" value="`, an env list's `NAME", "value": "` (JSON) or `NAME\n  value: ` (YAML), a plist's `NAME</key><string>`, and blanks that may start a
  * type (`var apiToken string = `) or a table's value column (`password    …`, as `vault kv get` prints). Found by its
- * last word, so the scan is fast; the whole name is read back in code. Its groups are numbered, not named (a named
- * group costs every match an object of them, which made the finder a quarter slower on text dense with anchors):
- * `anchorForm` names them.
+ * last word, so the scan is fast; the whole name is read back in code. Its groups are numbered, not named: a named
+ * group costs every match an object of them all, and without them the finder took 0.77x the time on text dense with
+ * anchors (docs/evaluation.md). `anchorForm` names them.
  */
 const ASSIGNMENT =
 	/(?:key|token|secret|passw(?:or)?d|passphrase|pwd|pass|pw|auth(?:orization)?|credentials?|creds)(?:(?:(\?(?!\?=))|(["']\])|["'])?[ \t]{0,3}(:::=|::=|:=|\?\?=|\?=|\|\|=|\+=|\.=|=>|=|:)[ \t]{0,24}[`"']?(?:(?:Bearer|Basic|token|Token)[ \t]+)?|(["']?[ \t]{0,3}(?:,|\r?\n)[ \t]{0,40}["']?value["']?[ \t]{0,3}:[ \t]{0,3}["']?)|(["'][ \t]{0,3},[ \t]{0,3}["'])|(>(?=\s{0,80}[^\s<>]{1,4000}\s{0,80}<\/))|(["'][ \t]{1,3}value[ \t]{0,3}=[ \t]{0,3}["'])|(<\/key>\s{0,40}<string>)|([ \t]{2,40}(?=\S{1,1000}[ \t]{0,40}(?:\r?\n|$))|[ \t]{1,3}(?=[&*[]?[A-Za-z_][\w.]{0,40}(?:[<[]|\??[ \t]{1,3}=))))/gi;
@@ -78,6 +78,7 @@ interface AnchorForm {
 	readonly optional: string | undefined;
 	/** The quote and `]` of an indexed `env["NAME"]` or a computed key `["NAME"]`. */
 	readonly index: string | undefined;
+	/** The operator: `=`, `:`, `:=`, `?=`, `+=`, `=>` and the others the pattern lists. */
 	readonly op: string | undefined;
 	/** An env list's `", "value": "` or `\n  value: `. */
 	readonly pair: string | undefined;
