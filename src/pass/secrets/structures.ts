@@ -499,6 +499,13 @@ function* netrcPasswords(scan: Scan, into: SecretSpan[]): Steps {
 /** A `Cookie:` or `Set-Cookie:` header, as a request shows it, in curl's `-H`, or as a JSON header. */
 const COOKIE = /(set-)?cookie["']?[ \t]{0,3}:[ \t]{0,24}["']?/gi;
 const COOKIE_NAME = /[A-Za-z0-9!#$%&*+.^_|~-]+=/y;
+/**
+ * What ends a cookie's value: `;`, a blank (JavaScript's `\s`), a quote, a comma, and `&`, where a query's next pair
+ * starts (a header shown URL-encoded in a query). A table, so a value as long as its line is read in one tight loop.
+ */
+const COOKIE_VALUE_END = charClass(
+	";\"',&\t\n\u000b\u000c\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
+);
 
 /** Cookie values (a session id, a token), but for short words (`theme=dark`); Set-Cookie's first pair only. */
 function* cookies(scan: Scan, into: SecretSpan[]): Steps {
@@ -514,9 +521,7 @@ function* cookies(scan: Scan, into: SecretSpan[]): Steps {
 			const name = COOKIE_NAME.exec(text);
 			if (name === null || at >= end) break;
 			const start = at + name[0].length;
-			let stop = start;
-			// A value ends where a query string's next pair starts too (`&`): a header shown URL-encoded in a query.
-			while (stop < end && !/[;\s"',&]/.test(text.charAt(stop))) stop++;
+			const stop = Math.min(stopAt(COOKIE_VALUE_END, text, start), end);
 			const value = text.slice(start, stop);
 			if (value.length >= 8 && !isPlaceholder(value) && !isPlainValue(value))
 				into.push({ start, end: stop, kind: "cookie" });
