@@ -26,6 +26,7 @@ describe("nameWords: a name split into lower-case words", () => {
 	it("lower-cases a name with other letters whole first: the Kelvin sign is a `k`, and the humps still split it", () => {
 		expect(nameWords("\u212aeyToken")).toEqual(["key", "token"]);
 		expect(nameWords("cl\u00e9ApiKey")).toEqual(["cl", "api", "key"]);
+		expect(nameWords("\u212a\u212a")).toEqual(["kk"]);
 	});
 });
 
