@@ -23,7 +23,7 @@ describe("nameWords: a name split into lower-case words", () => {
 		expect(nameWords("a{b|c}d~e")).toEqual(["a", "b", "c", "d", "e"]);
 	});
 
-	it("lower-cases a name with other letters whole first: the Kelvin sign is a `k`, and the humps still split it", () => {
+	it("reads a name with other letters the slow way: the Kelvin sign is a `k`, and the humps still split it", () => {
 		expect(nameWords("\u212aeyToken")).toEqual(["key", "token"]);
 		expect(nameWords("cl\u00e9ApiKey")).toEqual(["cl", "api", "key"]);
 		expect(nameWords("\u212a\u212a")).toEqual(["kk"]);
