@@ -4,9 +4,9 @@ import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import { pipe } from "fp-ts/lib/function.js";
 import type { World } from "../../events/index.js";
-import { type GitCall, type GitOutput, runGit } from "./run-git.js";
+import { type GitBatch, type GitCommand, type GitOutput, runGits } from "./run-git.js";
 
-type Config = GitCall["config"];
+type Config = GitBatch["config"];
 
 /** Limits for one World snapshot; the environment is the one git would otherwise inherit. */
 export interface WorldOptions {
@@ -37,7 +37,7 @@ const FILTER_KEYS = String.raw`^filter\..*\.(clean|smudge|process)$`;
 // The filter list must be read whole: a driver missed is a driver run.
 const FILTER_LIST_CHARS = 200_000;
 
-/** Takes the World with five read-only git commands that run nothing the repository configures; never rejects. */
+/** Takes the World with five read-only git commands in two rounds, running nothing the repository configures; never rejects. */
 export async function takeWorld(cwd: string, options: WorldOptions = {}): Promise<World> {
 	try {
 		return await snapshot(cwd, options);
@@ -49,38 +49,45 @@ export async function takeWorld(cwd: string, options: WorldOptions = {}): Promis
 async function snapshot(cwd: string, options: WorldOptions): Promise<World> {
 	const deadline = Date.now() + (options.totalMs ?? 8_000);
 	const maxChars = options.maxOutputChars ?? 8_000;
-	const git = (args: readonly string[], config: Config, limits: Partial<GitCall> = {}) =>
-		runGit({
+	const git = (config: Config, commands: readonly GitCommand[]) =>
+		runGits({
 			cwd,
-			args,
 			env: options.env ?? process.env,
 			config,
 			timeoutMs: Math.max(1, Math.min(options.timeoutMs ?? 3_000, deadline - Date.now())),
-			maxOutputChars: maxChars,
-			...limits,
+			commands,
 		});
-	// Two rounds of git, each all at once: whether this is a work tree, the filter drivers, and the log (whose first
-	// line is HEAD), which read no file through a filter; then the status (whose first line names the branch) and the
-	// diff stat, which read the work tree's files with every filter driver emptied. The probe is what tells a
-	// directory that is no work tree (a repository whose `core.worktree` points elsewhere would show the status of
-	// that other directory). Each spawn holds the thread while the process forks, longer the more memory pi holds
-	// (about 14 ms at 464 MB, docs/evaluation.md): five calls, not more.
-	const [directory, probe, filters, log] = await Promise.all([
+	const command = (args: readonly string[]): GitCommand => ({ args, maxOutputChars: maxChars });
+	// Two rounds of git, the commands of each side by side: whether this is a work tree, the filter drivers, and the
+	// log (whose first line is HEAD), which read no file through a filter; then the status (whose first line names the
+	// branch) and the diff stat, which read the work tree's files with every filter driver emptied. The probe is what
+	// tells a directory that is no work tree (a repository whose `core.worktree` points elsewhere would show the status
+	// of that other directory). Each process started holds the thread while it forks, longer the more memory pi holds
+	// (about 14 ms at 464 MB, docs/evaluation.md): one a round, where a shell can start the round's commands.
+	const [directory, [probe, filters, log] = []] = await Promise.all([
 		isDirectory(cwd),
-		git(["rev-parse", "--is-inside-work-tree"], []),
-		git(["config", "-z", "--includes", "--get-regexp", FILTER_KEYS], [], {
-			maxOutputChars: FILTER_LIST_CHARS,
-			okExitCodes: [1],
-		}),
-		git(LOG, []),
+		git(
+			[],
+			[
+				command(["rev-parse", "--is-inside-work-tree"]),
+				{
+					args: ["config", "-z", "--includes", "--get-regexp", FILTER_KEYS],
+					maxOutputChars: FILTER_LIST_CHARS,
+					okExitCodes: [1],
+				},
+				command(LOG),
+			],
+		),
 	]);
 	if (!directory) return skipped("no such directory");
+	if (probe === undefined || filters === undefined || log === undefined) return skipped("git gave no answer");
 	if (E.isLeft(probe)) return skipped(probe.left);
 	if (probe.right.stdout.trim() !== "true") return skipped("not inside a work tree");
 	if (E.isLeft(log)) return skipped(log.left);
 	const overrides = filterOverrides(filters);
 	if (E.isLeft(overrides)) return skipped(overrides.left);
-	const [status, diffStat] = await Promise.all([git(STATUS, overrides.right), git(DIFF_STAT, overrides.right)]);
+	const [status, diffStat] = await git(overrides.right, [command(STATUS), command(DIFF_STAT)]);
+	if (status === undefined || diffStat === undefined) return skipped("git gave no answer");
 	return pipe(
 		sequenceS(E.Apply)({ status, diffStat }),
 		E.match(skipped, (out) => ({

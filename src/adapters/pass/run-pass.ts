@@ -175,6 +175,8 @@ async function gather(
 			: preparedSpan(folded.branch, request.firstKeptEntryId, request.messages);
 	const cutSlice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
 	const cutTakeover = takeoverOf(folded, cutSlice);
+	// git runs while the span is redacted: each round's commands start in one process, and what is left is their wait.
+	const taking = caps.takeWorld(request.cwd);
 	const r = await stage("redact", () =>
 		redactedInputs(caps, cutSlice, offerOf(cutSlice, cutTakeover), spanNotes(cutSlice, folded)),
 	);
@@ -183,7 +185,7 @@ async function gather(
 		cutTakeover === undefined ? undefined : { ...cutTakeover, summary: r.offer.prompt.foreignSummary ?? "" };
 	const { offer, notes, shown } = r;
 	const ledger = await stage("ledger", () => ledgerEvents(slice.messages, slice.span, state));
-	const world = await stage("world", () => caps.takeWorld(request.cwd));
+	const world = await stage("world", () => taking);
 	const toLabel = [...offer.before, ...slice.users];
 	const picks = request.readsEveryMessage === true && state.spans === 0 ? standingRules(toLabel) : offer.picks;
 	const spanFrom = prepared === undefined ? "derived" : "preparation";

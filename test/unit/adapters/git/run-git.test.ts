@@ -1,9 +1,19 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
 import { afterAll, describe, expect, it } from "vitest";
-import { type GitCall, gitEnv, runGit } from "../../../../src/adapters/git/run-git.js";
+import {
+	type GitBatch,
+	type GitCommand,
+	type GitOutput,
+	gitEnv,
+	runGits,
+} from "../../../../src/adapters/git/run-git.js";
+
+/** One command and the batch it runs in. */
+type GitCall = Omit<GitBatch, "commands"> & GitCommand;
 
 const root = mkdtempSync(path.join(tmpdir(), "longhaul-run-git-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -44,10 +54,21 @@ async function waitGone(pid: number): Promise<boolean> {
 	return isGone(pid);
 }
 
-describe("runGit", () => {
+/** One command run as a batch of one, started as `shell` says. */
+async function one(shell: string | null, c: GitCall): Promise<Either<string, GitOutput>> {
+	const [result] = await runGits({ ...c, commands: [c] }, shell);
+	return result ?? E.left("no answer");
+}
+
+const LAUNCHERS: readonly [string, string | null][] = [
+	["one shell a batch", "/bin/sh"],
+	["one spawn a command", null],
+];
+
+describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 	it("puts the safe flags before the command and never trusts every directory", async () => {
-		const bin = fakeGit("args", 'for a in "$@"; do echo "$a"; done');
-		const result = await runGit(call(bin, { args: ["status", "--short"] }));
+		const bin = fakeGit(`args${shell ?? ""}`.replaceAll("/", "-"), 'for a in "$@"; do echo "$a"; done');
+		const result = await one(shell, call(bin, { args: ["status", "--short"] }));
 		const args = E.isRight(result) ? result.right.stdout.split("\n") : [];
 		expect(args).toEqual(expect.arrayContaining(["--no-pager", "--no-optional-locks", "core.fsmonitor=false"]));
 		expect(args).toEqual(expect.arrayContaining(["core.hooksPath=/dev/null", "log.showSignature=false"]));
@@ -56,29 +77,37 @@ describe("runGit", () => {
 		expect(args.some((a) => a.startsWith("safe.directory"))).toBe(false);
 	});
 
+	it("hands git each argument as it stands, whatever a shell would make of it", async () => {
+		const bin = fakeGit(`verbatim${shell ?? ""}`.replaceAll("/", "-"), 'printf "%s\\0" "$@"');
+		const odd = ["it's", '"$HOME"', "$(touch x)", "`id`", "a b\tc", "one\ntwo", "\\", "*", ";", "&", "-", ""];
+		const result = await one(shell, call(bin, { args: ["log", ...odd] }));
+		const args = E.isRight(result) ? result.right.stdout.split("\0") : [];
+		expect(args.slice(-odd.length - 2, -1)).toEqual(["log", ...odd]);
+	});
+
 	it("names the command, its exit code and git's complaint when git fails", async () => {
-		const bin = fakeGit("fails", 'echo "fatal: something broke" >&2; exit 128');
-		expect(await runGit(call(bin))).toEqual(E.left("git status exited 128: something broke"));
+		const bin = fakeGit(`fails${shell ?? ""}`.replaceAll("/", "-"), 'echo "fatal: something broke" >&2; exit 128');
+		expect(await one(shell, call(bin))).toEqual(E.left("git status exited 128: something broke"));
 	});
 
 	it("says git is not found when there is no git on the path", async () => {
-		const empty = path.join(root, "empty-bin");
+		const empty = path.join(root, `empty-bin${shell ?? ""}`.replaceAll("/", "-"));
 		mkdirSync(empty);
-		expect(await runGit(call(empty, { env: { PATH: empty } }))).toEqual(E.left("git not found"));
+		expect(await one(shell, call(empty, { env: { PATH: empty } }))).toEqual(E.left("git not found"));
 	});
 
 	it("cuts endless output at the cap and stops the writer", async () => {
-		const bin = fakeGit("endless", "while :; do echo 0123456789; done");
-		const result = await runGit(call(bin, { maxOutputChars: 1_000 }));
+		const bin = fakeGit(`endless${shell ?? ""}`.replaceAll("/", "-"), "while :; do echo 0123456789; done");
+		const result = await one(shell, call(bin, { maxOutputChars: 1_000 }));
 		expect(E.isRight(result) && result.right.cut).toBe(true);
 		expect(E.isRight(result) ? result.right.stdout.length : -1).toBe(1_000);
 	});
 
 	it("kills git and its grandchildren on time-out when git hangs", async () => {
-		const pidFile = path.join(root, "hang.pid");
-		const bin = fakeGit("hangs", `sleep 30 &\necho $! > "${pidFile}"\nwait`);
+		const pidFile = path.join(root, `hang${shell ?? ""}.pid`.replaceAll("/", "-"));
+		const bin = fakeGit(`hangs${shell ?? ""}`.replaceAll("/", "-"), `sleep 30 &\necho $! > "${pidFile}"\nwait`);
 		const started = Date.now();
-		const result = await runGit(call(bin, { timeoutMs: 300 }));
+		const result = await one(shell, call(bin, { timeoutMs: 300 }));
 		expect(result).toEqual(E.left("git status timed out after 300 ms"));
 		// A bound on a hang, not a benchmark: the sleeper would have held the call for 30 s.
 		expect(Date.now() - started).toBeLessThan(15_000);
@@ -86,13 +115,97 @@ describe("runGit", () => {
 	});
 
 	it("does not wait for a grandchild that keeps the output pipe open after git exits", async () => {
-		const pidFile = path.join(root, "linger.pid");
-		const bin = fakeGit("lingers", `sleep 30 &\necho $! > "${pidFile}"\nexit 0`);
+		const pidFile = path.join(root, `linger${shell ?? ""}.pid`.replaceAll("/", "-"));
+		const bin = fakeGit(`lingers${shell ?? ""}`.replaceAll("/", "-"), `sleep 30 &\necho $! > "${pidFile}"\nexit 0`);
 		const started = Date.now();
-		const result = await runGit(call(bin, { timeoutMs: 300 }));
+		const result = await one(shell, call(bin, { timeoutMs: 300 }));
 		expect(E.isLeft(result) ? result.left : "").toMatch(/timed out/);
 		expect(Date.now() - started).toBeLessThan(15_000);
 		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+	});
+
+	it("answers each command of a batch, in order, with its own output, exit code and complaint", async () => {
+		const bin = fakeGit(
+			`batch${shell ?? ""}`.replaceAll("/", "-"),
+			[
+				'for last; do :; done; case "$last" in',
+				"one) echo out-one; echo err-one >&2; exit 0;;",
+				'two) echo out-two; echo "fatal: two broke" >&2; exit 3;;',
+				"three) echo out-three; exit 1;;",
+				"esac",
+			].join("\n"),
+		);
+		const base = call(bin);
+		const results = await runGits(
+			{
+				...base,
+				commands: [
+					{ args: ["status", "one"], maxOutputChars: 100 },
+					{ args: ["log", "two"], maxOutputChars: 100 },
+					{ args: ["config", "three"], maxOutputChars: 100, okExitCodes: [1] },
+					{ args: ["diff", "one"], maxOutputChars: 4 },
+				],
+			},
+			shell,
+		);
+		expect(results).toEqual([
+			E.right({ stdout: "out-one\n", cut: false }),
+			E.left("git log exited 3: two broke"),
+			E.right({ stdout: "out-three\n", cut: false }),
+			E.right({ stdout: "out-", cut: true }),
+		]);
+	});
+
+	it("cuts one command of a batch at its cap and still answers the others", async () => {
+		const bin = fakeGit(
+			`cut-one${shell ?? ""}`.replaceAll("/", "-"),
+			'for last; do :; done; if [ "$last" = endless ]; then while :; do echo 0123456789; done; fi; echo "$last"',
+		);
+		const results = await runGits(
+			{
+				...call(bin),
+				commands: [
+					{ args: ["status", "endless"], maxOutputChars: 1_000 },
+					{ args: ["log", "done"], maxOutputChars: 1_000 },
+				],
+			},
+			shell,
+		);
+		expect(results).toEqual([
+			E.right({ stdout: "0123456789\n".repeat(91).slice(0, 1_000), cut: true }),
+			E.right({ stdout: "done\n", cut: false }),
+		]);
+	});
+});
+
+describe("runGits, the processes it starts", () => {
+	const parents = async (shell: string | null): Promise<string[]> => {
+		const bin = fakeGit(`parent${shell ?? ""}`.replaceAll("/", "-"), 'echo "$PPID"');
+		const command = { args: ["status"], maxOutputChars: 100 };
+		const results = await runGits({ ...call(bin), commands: [command, command, command, command] }, shell);
+		return results.map((r) => (E.isRight(r) ? r.right.stdout.trim() : "failed"));
+	};
+
+	it("starts up to three commands from one shell, so this process forks once for them", async () => {
+		const [a, b, c, d] = await parents("/bin/sh");
+		expect(new Set([a, b, c]).size).toBe(1);
+		expect(a).not.toBe(String(process.pid));
+		// A fourth command goes to a second shell: a shell names its descriptors with one digit.
+		expect(d).not.toBe(a);
+		expect(d).not.toBe(String(process.pid));
+	});
+
+	it("says git could not start when the shell finds a git it cannot run", async () => {
+		const bin = path.join(root, "bad-format");
+		mkdirSync(bin);
+		writeFileSync(path.join(bin, "git"), "\0\u0001\u0002 not a program");
+		chmodSync(path.join(bin, "git"), 0o755);
+		const result = await one("/bin/sh", call(bin, { env: { PATH: bin } }));
+		expect(result).toEqual(E.left(expect.stringMatching(/^git failed to start: .*Exec format error$/)));
+	});
+
+	it("spawns each command from this process where there is no shell", async () => {
+		expect(await parents(null)).toEqual(Array(4).fill(String(process.pid)));
 	});
 });
 
@@ -116,6 +229,8 @@ describe("gitEnv", () => {
 		GIT_ASKPASS: "/bin/evil",
 		SSH_ASKPASS: "/bin/evil",
 		GIT_ALLOW_PROTOCOL: "ext:file",
+		ENV: "/home/someone/.shinit",
+		BASH_ENV: "/home/someone/.bashenv",
 		LC_ALL: "de_DE.UTF-8",
 	};
 
