@@ -167,6 +167,34 @@ describe("runPass", () => {
 		expect(folded.state.closes[0]?.unlabeled).toHaveLength(20);
 	});
 
+	it("starts taking the World before the span is redacted, so git runs beside the redaction", async () => {
+		const { capabilities } = caps([goodAnswer]);
+		const order: string[] = [];
+		const world = { taken: false, reason: "not a git repository" } as const;
+		let redacted: () => void = () => undefined;
+		const redactionDone = new Promise<void>((resolve) => {
+			redacted = resolve;
+		});
+		const out = await runPass(passRequest(span1, "e8"), {
+			...capabilities,
+			takeWorld: async () => {
+				order.push("world started");
+				await redactionDone;
+				order.push("world taken");
+				return world;
+			},
+			redact: async (texts) => {
+				order.push("redaction started");
+				const done = await capabilities.redact(texts);
+				order.push("redaction done");
+				redacted();
+				return done;
+			},
+		});
+		expect(order).toEqual(["world started", "redaction started", "redaction done", "world taken"]);
+		expect(out.world).toBe(world);
+	});
+
 	it("the footer status names each step and the diff call, and is cleared at the end", async () => {
 		const { statuses, capabilities } = caps([goodAnswer]);
 		await runPass(passRequest(span1, "e8"), capabilities);
