@@ -109,40 +109,48 @@ function posixShell(): string | null {
 // A shell names the descriptors it redirects with one digit: 3 to 8 are three commands' stdout and stderr.
 const SHELL_COMMANDS = 3;
 
-/** A started process, where each command's output arrives, and how each command's status is read once it closes. */
-interface Started {
-	readonly child: ChildProcess | undefined;
-	readonly failure: string;
-	readonly channels: readonly { readonly out: Readable | null; readonly err: Readable | null }[];
+/** Where one command's output and complaint arrive. */
+interface Channel {
+	readonly command: GitCommand;
+	readonly out: Readable | null;
+	readonly err: Readable | null;
+}
+
+/** A started process, its commands' channels, and how each command's status is read once the process closes. */
+interface Running {
+	readonly child: ChildProcess;
+	readonly channels: readonly Channel[];
 	/** Each command's exit code (or signal) from what the process reported when it closed. */
 	readonly statuses: (code: number | null, signal: string | null) => readonly (number | string | null)[];
 }
 
-function spawnGit(batch: GitBatch, command: GitCommand): Started {
+function spawnGit(batch: GitBatch, command: GitCommand): Either<string, Running> {
 	return started(
 		() =>
 			spawn("git", [...SAFE_GIT_FLAGS, ...command.args], {
 				cwd: batch.cwd,
 				env: gitEnv(batch.env, batch.config),
 				stdio: ["ignore", "pipe", "pipe"],
-				// detached: git and anything it starts share a new process group, killed whole on time-out.
+				// detached: git and anything it starts share a new process group, killed whole when the call ends.
 				detached: true,
 				windowsHide: true,
 			}),
-		(child) => [{ out: child.stdout, err: child.stderr }],
+		(child) => [{ command, out: child.stdout, err: child.stderr }],
 		() => (code, signal) => [code ?? signal],
 	);
 }
 
+const outFd = (i: number) => 3 + 2 * i;
+const errFd = (i: number) => 4 + 2 * i;
+
 /**
  * One shell that starts each command in the background, its stdout and stderr on descriptors of their own, and prints
- * `<index> <exit code>` for each on its stdout. The script holds only this module's constant arguments, quoted.
+ * `<index> <exit code>` for each on its stdout. The script holds only the commands' arguments, each quoted.
  */
-function spawnShell(shell: string, batch: GitBatch, commands: readonly GitCommand[]): Started {
-	const fds = commands.flatMap((_, i) => [3 + 2 * i, 4 + 2 * i]);
+function spawnShell(shell: string, batch: GitBatch, commands: readonly GitCommand[]): Either<string, Running> {
 	const lines = commands.map((command, i) => {
 		const words = ["git", ...SAFE_GIT_FLAGS, ...command.args].map(quoted).join(" ");
-		return `${words} >&${3 + 2 * i} 2>&${4 + 2 * i} & p${i}=$!`;
+		return `${words} >&${outFd(i)} 2>&${errFd(i)} & p${i}=$!`;
 	});
 	const waits = commands.map((_, i) => `wait "$p${i}"; echo "${i} $?"`);
 	return started(
@@ -150,11 +158,11 @@ function spawnShell(shell: string, batch: GitBatch, commands: readonly GitComman
 			spawn(shell, ["-c", [...lines, ...waits].join("\n")], {
 				cwd: batch.cwd,
 				env: gitEnv(batch.env, batch.config),
-				stdio: ["ignore", "pipe", "ignore", ...fds.map(() => "pipe" as const)],
+				stdio: ["ignore", "pipe", "ignore", ...commands.flatMap(() => ["pipe", "pipe"] as const)],
 				detached: true,
 				windowsHide: true,
 			}),
-		(child) => commands.map((_, i) => ({ out: stream(child, 3 + 2 * i), err: stream(child, 4 + 2 * i) })),
+		(child) => commands.map((command, i) => ({ command, out: stream(child, outFd(i)), err: stream(child, errFd(i)) })),
 		(child) => {
 			const report = readAll(child.stdout, REPORT_CHARS);
 			return () => {
@@ -188,77 +196,88 @@ function readAll(s: Readable | null, cap: number): () => string {
 	return () => text;
 }
 
+/** The process `start` spawns, with its channels and statuses; the reason when it cannot be spawned at all. */
 function started(
 	start: () => ChildProcess,
-	channels: (child: ChildProcess) => Started["channels"],
-	statuses: (child: ChildProcess) => Started["statuses"],
-): Started {
+	channels: (child: ChildProcess) => Running["channels"],
+	statuses: (child: ChildProcess) => Running["statuses"],
+): Either<string, Running> {
 	try {
 		const child = start();
-		return { child, failure: "", channels: channels(child), statuses: statuses(child) };
+		return E.right({ child, channels: channels(child), statuses: statuses(child) });
 	} catch (error) {
-		return { child: undefined, failure: startFailure(error), channels: [], statuses: () => [] };
+		return E.left(startFailure(error));
 	}
 }
 
 /** One command's output so far, and whether it was cut at its cap. */
 interface Collected {
+	readonly command: GitCommand;
+	/** The command's place in the process's report. */
+	readonly index: number;
 	stdout: string;
 	cut: boolean;
-	stderr: () => string;
+	readonly stderr: () => string;
 }
 
 /**
- * Reads each command's output until the process and every pipe close, or the time runs out; then answers for each.
- * A command that prints past its cap is cut there and its pipes closed, which stops it; a process whose every
- * command was cut is killed at once.
+ * Reads each command's output until the process and every pipe close, or the time runs out; then answers for each
+ * and kills what is left of the process group. A command that prints past its cap is cut there and its pipes closed,
+ * which stops it.
  */
-function collect(batch: GitBatch, commands: readonly GitCommand[], run: Started): Promise<Either<string, GitOutput>[]> {
-	const { child } = run;
-	if (child === undefined) return Promise.resolve(commands.map(() => E.left(run.failure)));
+function collect(
+	batch: GitBatch,
+	commands: readonly GitCommand[],
+	run: Either<string, Running>,
+): Promise<Either<string, GitOutput>[]> {
+	if (E.isLeft(run)) return Promise.resolve(commands.map(() => run));
+	const { child, channels, statuses } = run.right;
 	return new Promise((resolve) => {
-		const name = (i: number) => commands[i]?.args[0] ?? "git";
 		let settled = false;
-		const settle = (answer: (c: Collected, i: number) => Either<string, GitOutput>, kill: boolean): void => {
+		const settle = (answer: (c: Collected) => Either<string, GitOutput>): void => {
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
-			if (kill) killGroup(child);
+			killGroup(child);
 			// A grandchild may still hold the pipes; stop reading so it cannot hold this call.
 			for (const s of child.stdio) s?.destroy();
-			resolve(collected.map((c, i) => (c.cut ? E.right({ stdout: c.stdout, cut: true }) : answer(c, i))));
+			resolve(collected.map((c) => (c.cut ? E.right({ stdout: c.stdout, cut: true }) : answer(c))));
 		};
 		const timer = setTimeout(
-			() => settle((_, i) => E.left(`git ${name(i)} timed out after ${batch.timeoutMs} ms`), true),
+			() => settle((c) => E.left(`git ${nameOf(c.command)} timed out after ${batch.timeoutMs} ms`)),
 			batch.timeoutMs,
 		);
-		const collected: Collected[] = run.channels.map((channel, i) => {
-			const c: Collected = { stdout: "", cut: false, stderr: readAll(channel.err, STDERR_CHARS) };
-			const max = commands[i]?.maxOutputChars ?? 0;
-			channel.out?.setEncoding("utf8");
-			channel.out?.on("data", (chunk: string) => {
-				if (c.cut) return;
-				c.stdout += chunk;
-				if (c.stdout.length <= max) return;
-				c.stdout = cutAt(c.stdout, max);
-				c.cut = true;
-				channel.out?.destroy();
-				channel.err?.destroy();
-				// Every command cut: nothing is left to wait for, and each answers with its cut output.
-				if (collected.every((other) => other.cut)) settle(() => E.left(""), true);
-			});
-			return c;
-		});
-		child.on("error", (error) => settle(() => E.left(startFailure(error)), true));
+		const collected = channels.map(collecting);
+		child.on("error", (error) => settle(() => E.left(startFailure(error))));
 		child.on("close", (code, signal) => {
-			const statuses = run.statuses(code, signal);
-			settle((c, i) => {
-				const status = statuses[i] ?? null;
-				const ok = status === 0 || (typeof status === "number" && (commands[i]?.okExitCodes ?? []).includes(status));
-				return ok ? E.right({ stdout: c.stdout, cut: false }) : E.left(exitFailure(name(i), status, c.stderr()));
-			}, false);
+			const status = statuses(code, signal);
+			settle((c) => {
+				const s = status[c.index] ?? null;
+				const ok = s === 0 || (c.command.okExitCodes ?? []).some((okCode) => okCode === s);
+				return ok ? E.right({ stdout: c.stdout, cut: false }) : E.left(exitFailure(nameOf(c.command), s, c.stderr()));
+			});
 		});
 	});
+}
+
+/** Reads one command's output as it arrives; past the cap, cuts it there and closes its pipes. */
+function collecting(channel: Channel, index: number): Collected {
+	const { command } = channel;
+	const c: Collected = { command, index, stdout: "", cut: false, stderr: readAll(channel.err, STDERR_CHARS) };
+	channel.out?.setEncoding("utf8");
+	channel.out?.on("data", (chunk: string) => {
+		c.stdout += chunk;
+		if (c.stdout.length <= command.maxOutputChars) return;
+		c.stdout = cutAt(c.stdout, command.maxOutputChars);
+		c.cut = true;
+		channel.out?.destroy();
+		channel.err?.destroy();
+	});
+	return c;
+}
+
+function nameOf(command: GitCommand): string {
+	return command.args[0] ?? "git";
 }
 
 /**

@@ -96,6 +96,28 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 		expect(await one(shell, call(empty, { env: { PATH: empty } }))).toEqual(E.left("git not found"));
 	});
 
+	it("says git could not start, and starts nothing, when an argument cannot be handed to a program", async () => {
+		const bin = fakeGit(`nul${shell ?? ""}`.replaceAll("/", "-"), "echo started");
+		const results = await runGits(
+			{
+				...call(bin),
+				commands: [
+					{ args: ["log", "a\0b"], maxOutputChars: 100 },
+					{ args: ["status"], maxOutputChars: 100 },
+				],
+			},
+			shell,
+		);
+		expect(results[0]).toEqual(E.left(expect.stringMatching(/^git failed to start: .*null bytes/)));
+		expect(results).toHaveLength(2);
+	});
+
+	it("keeps output of exactly the cap whole, not cut", async () => {
+		const bin = fakeGit(`at-cap${shell ?? ""}`.replaceAll("/", "-"), "printf 0123456789");
+		expect(await one(shell, call(bin, { maxOutputChars: 10 }))).toEqual(E.right({ stdout: "0123456789", cut: false }));
+		expect(await one(shell, call(bin, { maxOutputChars: 9 }))).toEqual(E.right({ stdout: "012345678", cut: true }));
+	});
+
 	it("cuts endless output at the cap and stops the writer", async () => {
 		const bin = fakeGit(`endless${shell ?? ""}`.replaceAll("/", "-"), "while :; do echo 0123456789; done");
 		const result = await one(shell, call(bin, { maxOutputChars: 1_000 }));
@@ -141,7 +163,7 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 				...base,
 				commands: [
 					{ args: ["status", "one"], maxOutputChars: 100 },
-					{ args: ["log", "two"], maxOutputChars: 100 },
+					{ args: ["log", "two"], maxOutputChars: 100, okExitCodes: [1] },
 					{ args: ["config", "three"], maxOutputChars: 100, okExitCodes: [1] },
 					{ args: ["diff", "one"], maxOutputChars: 4 },
 				],
@@ -188,6 +210,7 @@ describe("runGits, the processes it starts", () => {
 
 	it("starts up to three commands from one shell, so this process forks once for them", async () => {
 		const [a, b, c, d] = await parents("/bin/sh");
+		expect([a, d]).toEqual([expect.stringMatching(/^[0-9]+$/), expect.stringMatching(/^[0-9]+$/)]);
 		expect(new Set([a, b, c]).size).toBe(1);
 		expect(a).not.toBe(String(process.pid));
 		// A fourth command goes to a second shell: a shell names its descriptors with one digit.
@@ -202,6 +225,17 @@ describe("runGits, the processes it starts", () => {
 		chmodSync(path.join(bin, "git"), 0o755);
 		const result = await one("/bin/sh", call(bin, { env: { PATH: bin } }));
 		expect(result).toEqual(E.left(expect.stringMatching(/^git failed to start: .*Exec format error$/)));
+	});
+
+	it("starts them from a shell by default, where there is /bin/sh", async () => {
+		const bin = fakeGit("parent-default", 'echo "$PPID"');
+		const command = { args: ["status"], maxOutputChars: 100 };
+		const [a, b] = (await runGits({ ...call(bin), commands: [command, command] })).map((r) =>
+			E.isRight(r) ? r.right.stdout.trim() : "failed",
+		);
+		expect(a).toMatch(/^[0-9]+$/);
+		expect(a).toBe(b);
+		expect(a).not.toBe(String(process.pid));
 	});
 
 	it("spawns each command from this process where there is no shell", async () => {
@@ -232,6 +266,8 @@ describe("gitEnv", () => {
 		ENV: "/home/someone/.shinit",
 		BASH_ENV: "/home/someone/.bashenv",
 		LC_ALL: "de_DE.UTF-8",
+		MY_GIT_CONFIG_KEY_0: "not git's",
+		UNSET: undefined,
 	};
 
 	it("drops what points git elsewhere or runs a program, and keeps the rest", () => {
@@ -241,6 +277,7 @@ describe("gitEnv", () => {
 				"PATH",
 				"HOME",
 				"LC_ALL",
+				"MY_GIT_CONFIG_KEY_0",
 				"GIT_TERMINAL_PROMPT",
 				"GIT_OPTIONAL_LOCKS",
 				"GIT_NO_LAZY_FETCH",
@@ -252,6 +289,8 @@ describe("gitEnv", () => {
 			HOME: "/home/someone",
 			LC_ALL: "C",
 			GIT_TERMINAL_PROMPT: "0",
+			GIT_OPTIONAL_LOCKS: "0",
+			GIT_NO_LAZY_FETCH: "1",
 			GIT_ALLOW_PROTOCOL: "",
 		});
 	});
