@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
+import path from "node:path";
 import { Readable } from "node:stream";
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
@@ -67,47 +68,74 @@ const UNSAFE_ENV: readonly string[] = [
 	"GIT_ASKPASS",
 	"SSH_ASKPASS",
 	"GIT_ALLOW_PROTOCOL",
-	// Files a shell may read at its start; `sh -c` reads neither, but a shell is one more program that could.
+	// What a shell reads at its start, where /bin/sh is bash: files to source, options (xtrace with a PS4 that runs a
+	// command; monitor, which gives each job a process group of its own), and programs to ignore.
 	"ENV",
 	"BASH_ENV",
+	"SHELLOPTS",
+	"BASHOPTS",
+	"PS4",
+	"EXECIGNORE",
+	"BASH_XTRACEFD",
 ];
+
+// git's numbered config variables, and a function bash exports (`BASH_FUNC_git%%` would stand in for git itself).
+const UNSAFE_ENV_PREFIX = /^(?:GIT_CONFIG_(?:KEY|VALUE)_|BASH_FUNC_)/;
 
 const STDERR_CHARS = 2_000;
 const REASON_CHARS = 200;
 
 /**
  * Runs read-only git commands side by side, each with the safe flags, a clean env, the batch's time limit and its own
- * output cap, and answers in their order; never rejects.
- * Where there is a POSIX shell, one shell starts them all: a spawn holds this thread while the process forks, the
- * longer the more memory pi holds (docs/evaluation.md), and the small shell forks the gits at next to no cost. With no
- * shell (`null`: Windows, where a spawn does not fork), each command is spawned alone. A time-out stops a shell's
- * commands together: each that was not cut answers that it timed out.
+ * output cap, and answers in their order; never rejects. git is the first one found in an absolute directory of the
+ * env's PATH: an empty or relative entry would find a `git` in the repository itself.
+ * On Linux one shell starts up to three of them: a spawn holds this thread while the process forks, the longer the
+ * more memory pi holds (docs/evaluation.md), and the small shell forks the gits at next to no cost. With no shell
+ * (`null`: other systems, or no /bin/sh), each command is spawned alone.
  */
 export async function runGits(
 	batch: GitBatch,
-	shell: string | null = posixShell(),
+	shell: string | null = linuxShell(),
 ): Promise<Either<string, GitOutput>[]> {
+	const git = gitProgram(batch.env);
+	if (git === undefined) return batch.commands.map(() => E.left("git not found"));
 	if (shell === null) {
-		const each = batch.commands.map((command) => collect(batch, [command], spawnGit(batch, command)));
+		const each = batch.commands.map((command) => collect(batch, [command], spawnGit(git, batch, command)));
 		return (await Promise.all(each)).flat();
 	}
 	const shells: Promise<Either<string, GitOutput>[]>[] = [];
 	for (let i = 0; i < batch.commands.length; i += SHELL_COMMANDS) {
 		const commands = batch.commands.slice(i, i + SHELL_COMMANDS);
-		shells.push(collect(batch, commands, spawnShell(shell, batch, commands)));
+		shells.push(collect(batch, commands, spawnShell(shell, git, batch, commands)));
 	}
 	return (await Promise.all(shells)).flat();
 }
 
 const POSIX_SHELL = "/bin/sh";
 
-/** The shell that starts a batch, where there is one. */
-function posixShell(): string | null {
-	return process.platform !== "win32" && existsSync(POSIX_SHELL) ? POSIX_SHELL : null;
+/** The shell that starts a batch: on Linux, where a spawn forks this process. */
+function linuxShell(): string | null {
+	return process.platform === "linux" && existsSync(POSIX_SHELL) ? POSIX_SHELL : null;
 }
 
 // A shell names the descriptors it redirects with one digit: 3 to 8 are three commands' stdout and stderr.
 const SHELL_COMMANDS = 3;
+
+/** The git program to run: by name on Windows, else the first executable `git` in an absolute PATH directory. */
+function gitProgram(env: NodeJS.ProcessEnv): string | undefined {
+	if (process.platform === "win32") return "git";
+	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+		if (!path.isAbsolute(dir)) continue;
+		const file = path.join(dir, "git");
+		try {
+			accessSync(file, constants.X_OK);
+			if (statSync(file).isFile()) return file;
+		} catch {
+			// Not there, or not a program this user may run: the next directory.
+		}
+	}
+	return undefined;
+}
 
 /** Where one command's output and complaint arrive. */
 interface Channel {
@@ -116,18 +144,24 @@ interface Channel {
 	readonly err: Readable | null;
 }
 
+/** How a process ended: its exit code, or the signal that stopped it. */
+interface Closed {
+	readonly code: number | null;
+	readonly signal: string | null;
+}
+
 /** A started process, its commands' channels, and how each command's status is read once the process closes. */
 interface Running {
 	readonly child: ChildProcess;
 	readonly channels: readonly Channel[];
-	/** Each command's exit code (or signal) from what the process reported when it closed. */
-	readonly statuses: (code: number | null, signal: string | null) => readonly (number | string | null)[];
+	/** Each command's exit code (or signal) as far as the process has reported it, and once it closed (`closed`). */
+	readonly statuses: (closed?: Closed) => readonly (number | string | null)[];
 }
 
-function spawnGit(batch: GitBatch, command: GitCommand): Either<string, Running> {
+function spawnGit(git: string, batch: GitBatch, command: GitCommand): Either<string, Running> {
 	return started(
 		() =>
-			spawn("git", [...SAFE_GIT_FLAGS, ...command.args], {
+			spawn(git, [...SAFE_GIT_FLAGS, ...command.args], {
 				cwd: batch.cwd,
 				env: gitEnv(batch.env, batch.config),
 				stdio: ["ignore", "pipe", "pipe"],
@@ -136,7 +170,7 @@ function spawnGit(batch: GitBatch, command: GitCommand): Either<string, Running>
 				windowsHide: true,
 			}),
 		(child) => [{ command, out: child.stdout, err: child.stderr }],
-		() => (code, signal) => [code ?? signal],
+		() => (closed) => [closed === undefined ? null : (closed.code ?? closed.signal)],
 	);
 }
 
@@ -145,20 +179,35 @@ const errFd = (i: number) => 4 + 2 * i;
 
 /**
  * One shell that starts each command in the background, its stdout and stderr on descriptors of their own, and prints
- * `<index> <exit code>` for each on its stdout. The script holds only the commands' arguments, each quoted.
+ * `<index> <exit code>` on its stdout as each ends. Each command holds only its own two pipes, and the shell none once
+ * it has started them, so a pipe ends when its command does. The script holds only the program and the commands'
+ * arguments, each quoted.
  */
-function spawnShell(shell: string, batch: GitBatch, commands: readonly GitCommand[]): Either<string, Running> {
+function spawnShell(
+	shell: string,
+	git: string,
+	batch: GitBatch,
+	commands: readonly GitCommand[],
+): Either<string, Running> {
+	const fds = commands.flatMap((_, i) => [outFd(i), errFd(i)]);
+	const closing = (which: (fd: number) => boolean) =>
+		fds
+			.filter(which)
+			.map((fd) => ` ${fd}>&-`)
+			.join("");
 	const lines = commands.map((command, i) => {
-		const words = ["git", ...SAFE_GIT_FLAGS, ...command.args].map(quoted).join(" ");
-		return `${words} >&${outFd(i)} 2>&${errFd(i)} & p${i}=$!`;
+		const words = [git, ...SAFE_GIT_FLAGS, ...command.args].map(quoted).join(" ");
+		const own = (fd: number) => fd === outFd(i) || fd === errFd(i);
+		const run = `${words} >&${outFd(i)} 2>&${errFd(i)}${closing(own)}`;
+		return `{ ${run}; echo "${i} $?"; }${closing((fd) => !own(fd))} &`;
 	});
-	const waits = commands.map((_, i) => `wait "$p${i}"; echo "${i} $?"`);
+	const script = [...lines, `exec${closing(() => true)}`, "wait"].join("\n");
 	return started(
 		() =>
-			spawn(shell, ["-c", [...lines, ...waits].join("\n")], {
+			spawn(shell, ["-c", script], {
 				cwd: batch.cwd,
 				env: gitEnv(batch.env, batch.config),
-				stdio: ["ignore", "pipe", "ignore", ...commands.flatMap(() => ["pipe", "pipe"] as const)],
+				stdio: ["ignore", "pipe", "ignore", ...fds.map(() => "pipe" as const)],
 				detached: true,
 				windowsHide: true,
 			}),
@@ -217,13 +266,15 @@ interface Collected {
 	readonly index: number;
 	stdout: string;
 	cut: boolean;
+	/** Whether its stdout has ended: no program holds the pipe any longer. */
+	ended: boolean;
 	readonly stderr: () => string;
 }
 
 /**
  * Reads each command's output until the process and every pipe close, or the time runs out; then answers for each
  * and kills what is left of the process group. A command that prints past its cap is cut there and its pipes closed,
- * which stops it.
+ * which stops it. At the time limit, a command that has ended and been reported answers as it ended; the rest time out.
  */
 function collect(
 	batch: GitBatch,
@@ -243,28 +294,45 @@ function collect(
 			for (const s of child.stdio) s?.destroy();
 			resolve(collected.map((c) => (c.cut ? E.right({ stdout: c.stdout, cut: true }) : answer(c))));
 		};
-		const timer = setTimeout(
-			() => settle((c) => E.left(`git ${nameOf(c.command)} timed out after ${batch.timeoutMs} ms`)),
-			batch.timeoutMs,
-		);
+		const timer = setTimeout(() => {
+			const status = statuses();
+			settle((c) => {
+				const s = status[c.index] ?? null;
+				return c.ended && s !== null
+					? answered(c, s)
+					: E.left(`git ${nameOf(c.command)} timed out after ${batch.timeoutMs} ms`);
+			});
+		}, batch.timeoutMs);
 		const collected = channels.map(collecting);
 		child.on("error", (error) => settle(() => E.left(startFailure(error))));
 		child.on("close", (code, signal) => {
-			const status = statuses(code, signal);
-			settle((c) => {
-				const s = status[c.index] ?? null;
-				const ok = s === 0 || (c.command.okExitCodes ?? []).some((okCode) => okCode === s);
-				return ok ? E.right({ stdout: c.stdout, cut: false }) : E.left(exitFailure(nameOf(c.command), s, c.stderr()));
-			});
+			const status = statuses({ code, signal });
+			settle((c) => answered(c, status[c.index] ?? null));
 		});
 	});
+}
+
+/** A command's answer from its exit status: its output, or why it failed. */
+function answered(c: Collected, status: number | string | null): Either<string, GitOutput> {
+	const ok = status === 0 || (c.command.okExitCodes ?? []).some((code) => code === status);
+	return ok ? E.right({ stdout: c.stdout, cut: false }) : E.left(exitFailure(nameOf(c.command), status, c.stderr()));
 }
 
 /** Reads one command's output as it arrives; past the cap, cuts it there and closes its pipes. */
 function collecting(channel: Channel, index: number): Collected {
 	const { command } = channel;
-	const c: Collected = { command, index, stdout: "", cut: false, stderr: readAll(channel.err, STDERR_CHARS) };
+	const c: Collected = {
+		command,
+		index,
+		stdout: "",
+		cut: false,
+		ended: false,
+		stderr: readAll(channel.err, STDERR_CHARS),
+	};
 	channel.out?.setEncoding("utf8");
+	channel.out?.on("end", () => {
+		c.ended = true;
+	});
 	channel.out?.on("data", (chunk: string) => {
 		c.stdout += chunk;
 		if (c.stdout.length <= command.maxOutputChars) return;
@@ -287,7 +355,7 @@ function nameOf(command: GitCommand): string {
 export function gitEnv(env: NodeJS.ProcessEnv, config: readonly (readonly [string, string])[]): Record<string, string> {
 	const clean: Record<string, string> = {};
 	for (const [key, value] of Object.entries(env)) {
-		if (value === undefined || UNSAFE_ENV.includes(key) || /^GIT_CONFIG_(KEY|VALUE)_/.test(key)) continue;
+		if (value === undefined || UNSAFE_ENV.includes(key) || UNSAFE_ENV_PREFIX.test(key)) continue;
 		clean[key] = value;
 	}
 	// No transport at all: a repository's own `protocol.<name>.allow` outranks `protocol.allow=never`, and a git

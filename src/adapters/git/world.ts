@@ -10,7 +10,7 @@ type Config = GitBatch["config"];
 
 /** Limits for one World snapshot; the environment is the one git would otherwise inherit. */
 export interface WorldOptions {
-	/** Time limit of each git call (default 3000 ms). */
+	/** Time limit of each round of git commands (default 3000 ms). */
 	readonly timeoutMs?: number;
 	/** Time limit of the whole snapshot (default 8000 ms). */
 	readonly totalMs?: number;

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Either } from "fp-ts/lib/Either.js";
@@ -96,7 +96,7 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 		expect(await one(shell, call(empty, { env: { PATH: empty } }))).toEqual(E.left("git not found"));
 	});
 
-	it("says git could not start, and starts nothing, when an argument cannot be handed to a program", async () => {
+	it("says git could not start when an argument cannot be handed to a program", async () => {
 		const bin = fakeGit(`nul${shell ?? ""}`.replaceAll("/", "-"), "echo started");
 		const results = await runGits(
 			{
@@ -143,6 +143,65 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 		const result = await one(shell, call(bin, { timeoutMs: 300 }));
 		expect(E.isLeft(result) ? result.left : "").toMatch(/timed out/);
 		expect(Date.now() - started).toBeLessThan(15_000);
+		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+	});
+
+	it("never runs a git the path finds in the repository through an empty or relative entry", async () => {
+		const repo = path.join(root, `repo-with-git${shell ?? ""}`.replaceAll("/", "-"));
+		mkdirSync(repo);
+		const marker = path.join(repo, "ran");
+		writeFileSync(path.join(repo, "git"), `#!/bin/sh\n: > "${marker}"\necho planted\n`);
+		chmodSync(path.join(repo, "git"), 0o755);
+		const real = fakeGit(`real${shell ?? ""}`.replaceAll("/", "-"), "echo installed");
+		for (const PATH of [`:${real}`, `.:${real}`, `${real}:`, `git-bin:${real}`]) {
+			const result = await one(shell, call(real, { cwd: repo, env: { PATH } }));
+			expect(result).toEqual(E.right({ stdout: "installed\n", cut: false }));
+		}
+		expect(await one(shell, call(real, { cwd: repo, env: { PATH: ":." } }))).toEqual(E.left("git not found"));
+		expect(existsSync(marker)).toBe(false);
+	});
+
+	it("keeps each command's output to itself, whatever a command writes to the others' descriptors", async () => {
+		const bin = fakeGit(
+			`descriptors${shell ?? ""}`.replaceAll("/", "-"),
+			'for fd in 3 4 5 6 7 8; do eval "echo injected >&$fd" 2>/dev/null; done; for last; do :; done; echo "$last"',
+		);
+		const results = await runGits(
+			{
+				...call(bin),
+				commands: ["one", "two", "three"].map((name) => ({ args: ["status", name], maxOutputChars: 100 })),
+			},
+			shell,
+		);
+		expect(results).toEqual(["one", "two", "three"].map((name) => E.right({ stdout: `${name}\n`, cut: false })));
+	});
+
+	it("at the time limit, answers the commands that ended and times out the one still running", async () => {
+		const bin = fakeGit(
+			`one-hangs${shell ?? ""}`.replaceAll("/", "-"),
+			'for last; do :; done; if [ "$last" = hang ]; then exec sleep 30; fi; echo "$last"',
+		);
+		const results = await runGits(
+			{
+				...call(bin),
+				timeoutMs: 500,
+				commands: [
+					{ args: ["status", "done"], maxOutputChars: 100 },
+					{ args: ["log", "hang"], maxOutputChars: 100 },
+				],
+			},
+			shell,
+		);
+		expect(results).toEqual([E.right({ stdout: "done\n", cut: false }), E.left("git log timed out after 500 ms")]);
+	});
+
+	it("kills what git left running once it has answered", async () => {
+		const pidFile = path.join(root, `left${shell ?? ""}.pid`.replaceAll("/", "-"));
+		const bin = fakeGit(
+			`leaves${shell ?? ""}`.replaceAll("/", "-"),
+			`sleep 30 > /dev/null 2>&1 &\necho $! > "${pidFile}"\necho answered`,
+		);
+		expect(await one(shell, call(bin))).toEqual(E.right({ stdout: "answered\n", cut: false }));
 		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
 	});
 
@@ -201,21 +260,41 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 });
 
 describe("runGits, the processes it starts", () => {
-	const parents = async (shell: string | null): Promise<string[]> => {
-		const bin = fakeGit(`parent${shell ?? ""}`.replaceAll("/", "-"), 'echo "$PPID"');
+	/** Each command's parent and grandparent process, as `<parent> <grandparent>`. */
+	const lineage = async (shell?: string | null): Promise<string[]> => {
+		const bin = fakeGit(
+			`lineage-${shell === undefined ? "default" : (shell ?? "none")}`.replaceAll("/", "-"),
+			'echo "$PPID $(cut -d" " -f4 /proc/$PPID/stat)"',
+		);
 		const command = { args: ["status"], maxOutputChars: 100 };
-		const results = await runGits({ ...call(bin), commands: [command, command, command, command] }, shell);
+		const batch = { ...call(bin), commands: [command, command, command, command] };
+		const results = await (shell === undefined ? runGits(batch) : runGits(batch, shell));
 		return results.map((r) => (E.isRight(r) ? r.right.stdout.trim() : "failed"));
 	};
+	const self = String(process.pid);
+	/** The shell each command was started from: its parent's parent (each runs in a subshell of the shell). */
+	const shellOf = (line: string | undefined) => line?.split(" ")[1] ?? "";
 
 	it("starts up to three commands from one shell, so this process forks once for them", async () => {
-		const [a, b, c, d] = await parents("/bin/sh");
-		expect([a, d]).toEqual([expect.stringMatching(/^[0-9]+$/), expect.stringMatching(/^[0-9]+$/)]);
+		const lines = await lineage("/bin/sh");
+		expect(lines).toEqual(Array(4).fill(expect.stringMatching(/^[0-9]+ [0-9]+$/)));
+		const [a, b, c, d] = lines.map(shellOf);
 		expect(new Set([a, b, c]).size).toBe(1);
-		expect(a).not.toBe(String(process.pid));
+		expect(a).not.toBe(self);
 		// A fourth command goes to a second shell: a shell names its descriptors with one digit.
 		expect(d).not.toBe(a);
-		expect(d).not.toBe(String(process.pid));
+		expect(d).not.toBe(self);
+	});
+
+	it("starts them from a shell by default on Linux", async () => {
+		const lines = await lineage();
+		expect(lines).toEqual(Array(4).fill(expect.stringMatching(/^[0-9]+ [0-9]+$/)));
+		expect(shellOf(lines[0])).toBe(shellOf(lines[1]));
+		expect(shellOf(lines[0])).not.toBe(self);
+	});
+
+	it("spawns each command from this process where there is no shell", async () => {
+		expect((await lineage(null)).map((line) => line.split(" ")[0])).toEqual(Array(4).fill(self));
 	});
 
 	it("says git could not start when the shell finds a git it cannot run", async () => {
@@ -225,21 +304,6 @@ describe("runGits, the processes it starts", () => {
 		chmodSync(path.join(bin, "git"), 0o755);
 		const result = await one("/bin/sh", call(bin, { env: { PATH: bin } }));
 		expect(result).toEqual(E.left(expect.stringMatching(/^git failed to start: .*Exec format error$/)));
-	});
-
-	it("starts them from a shell by default, where there is /bin/sh", async () => {
-		const bin = fakeGit("parent-default", 'echo "$PPID"');
-		const command = { args: ["status"], maxOutputChars: 100 };
-		const [a, b] = (await runGits({ ...call(bin), commands: [command, command] })).map((r) =>
-			E.isRight(r) ? r.right.stdout.trim() : "failed",
-		);
-		expect(a).toMatch(/^[0-9]+$/);
-		expect(a).toBe(b);
-		expect(a).not.toBe(String(process.pid));
-	});
-
-	it("spawns each command from this process where there is no shell", async () => {
-		expect(await parents(null)).toEqual(Array(4).fill(String(process.pid)));
 	});
 });
 
@@ -267,6 +331,12 @@ describe("gitEnv", () => {
 		BASH_ENV: "/home/someone/.bashenv",
 		LC_ALL: "de_DE.UTF-8",
 		MY_GIT_CONFIG_KEY_0: "not git's",
+		SHELLOPTS: "xtrace:monitor",
+		BASHOPTS: "extdebug",
+		PS4: "$(touch /tmp/owned)",
+		EXECIGNORE: "/usr/bin/git",
+		BASH_XTRACEFD: "1",
+		"BASH_FUNC_git%%": "() { echo not git; }",
 		UNSET: undefined,
 	};
 
