@@ -66,8 +66,13 @@ const LAUNCHERS: readonly [string, string | null][] = [
 ];
 
 describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
+	/** A name for this launcher's own fake git, pid file or directory. */
+	const own = (name: string) => `${name}-${shell ?? "none"}`.replaceAll("/", "-");
+	/** The commands run as one batch in `bin`'s fake git, started as this launcher starts them. */
+	const batchOf = (bin: string, commands: readonly GitCommand[], overrides: Partial<GitCall> = {}) =>
+		runGits({ ...call(bin, overrides), commands }, shell);
 	it("puts the safe flags before the command and never trusts every directory", async () => {
-		const bin = fakeGit(`args${shell ?? ""}`.replaceAll("/", "-"), 'for a in "$@"; do echo "$a"; done');
+		const bin = fakeGit(own("args"), 'for a in "$@"; do echo "$a"; done');
 		const result = await one(shell, call(bin, { args: ["status", "--short"] }));
 		const args = E.isRight(result) ? result.right.stdout.split("\n") : [];
 		expect(args).toEqual(expect.arrayContaining(["--no-pager", "--no-optional-locks", "core.fsmonitor=false"]));
@@ -78,7 +83,7 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 	});
 
 	it("hands git each argument as it stands, whatever a shell would make of it", async () => {
-		const bin = fakeGit(`verbatim${shell ?? ""}`.replaceAll("/", "-"), 'printf "%s\\0" "$@"');
+		const bin = fakeGit(own("verbatim"), 'printf "%s\\0" "$@"');
 		const odd = ["it's", '"$HOME"', "$(touch x)", "`id`", "a b\tc", "one\ntwo", "\\", "*", ";", "&", "-", ""];
 		const result = await one(shell, call(bin, { args: ["log", ...odd] }));
 		const args = E.isRight(result) ? result.right.stdout.split("\0") : [];
@@ -86,48 +91,42 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 	});
 
 	it("names the command, its exit code and git's complaint when git fails", async () => {
-		const bin = fakeGit(`fails${shell ?? ""}`.replaceAll("/", "-"), 'echo "fatal: something broke" >&2; exit 128');
+		const bin = fakeGit(own("fails"), 'echo "fatal: something broke" >&2; exit 128');
 		expect(await one(shell, call(bin))).toEqual(E.left("git status exited 128: something broke"));
 	});
 
 	it("says git is not found when there is no git on the path", async () => {
-		const empty = path.join(root, `empty-bin${shell ?? ""}`.replaceAll("/", "-"));
+		const empty = path.join(root, own("empty-bin"));
 		mkdirSync(empty);
 		expect(await one(shell, call(empty, { env: { PATH: empty } }))).toEqual(E.left("git not found"));
 	});
 
 	it("says git could not start when an argument cannot be handed to a program", async () => {
-		const bin = fakeGit(`nul${shell ?? ""}`.replaceAll("/", "-"), "echo started");
-		const results = await runGits(
-			{
-				...call(bin),
-				commands: [
-					{ args: ["log", "a\0b"], maxOutputChars: 100 },
-					{ args: ["status"], maxOutputChars: 100 },
-				],
-			},
-			shell,
-		);
+		const bin = fakeGit(own("nul"), "echo started");
+		const results = await batchOf(bin, [
+			{ args: ["log", "a\0b"], maxOutputChars: 100 },
+			{ args: ["status"], maxOutputChars: 100 },
+		]);
 		expect(results[0]).toEqual(E.left(expect.stringMatching(/^git failed to start: .*null bytes/)));
 		expect(results).toHaveLength(2);
 	});
 
 	it("keeps output of exactly the cap whole, not cut", async () => {
-		const bin = fakeGit(`at-cap${shell ?? ""}`.replaceAll("/", "-"), "printf 0123456789");
+		const bin = fakeGit(own("at-cap"), "printf 0123456789");
 		expect(await one(shell, call(bin, { maxOutputChars: 10 }))).toEqual(E.right({ stdout: "0123456789", cut: false }));
 		expect(await one(shell, call(bin, { maxOutputChars: 9 }))).toEqual(E.right({ stdout: "012345678", cut: true }));
 	});
 
 	it("cuts endless output at the cap and stops the writer", async () => {
-		const bin = fakeGit(`endless${shell ?? ""}`.replaceAll("/", "-"), "while :; do echo 0123456789; done");
+		const bin = fakeGit(own("endless"), "while :; do echo 0123456789; done");
 		const result = await one(shell, call(bin, { maxOutputChars: 1_000 }));
 		expect(E.isRight(result) && result.right.cut).toBe(true);
 		expect(E.isRight(result) ? result.right.stdout.length : -1).toBe(1_000);
 	});
 
 	it("kills git and its grandchildren on time-out when git hangs", async () => {
-		const pidFile = path.join(root, `hang${shell ?? ""}.pid`.replaceAll("/", "-"));
-		const bin = fakeGit(`hangs${shell ?? ""}`.replaceAll("/", "-"), `sleep 30 &\necho $! > "${pidFile}"\nwait`);
+		const pidFile = path.join(root, `${own("hang")}.pid`);
+		const bin = fakeGit(own("hangs"), `sleep 30 &\necho $! > "${pidFile}"\nwait`);
 		const started = Date.now();
 		const result = await one(shell, call(bin, { timeoutMs: 300 }));
 		expect(result).toEqual(E.left("git status timed out after 300 ms"));
@@ -137,8 +136,8 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 	});
 
 	it("does not wait for a grandchild that keeps the output pipe open after git exits", async () => {
-		const pidFile = path.join(root, `linger${shell ?? ""}.pid`.replaceAll("/", "-"));
-		const bin = fakeGit(`lingers${shell ?? ""}`.replaceAll("/", "-"), `sleep 30 &\necho $! > "${pidFile}"\nexit 0`);
+		const pidFile = path.join(root, `${own("linger")}.pid`);
+		const bin = fakeGit(own("lingers"), `sleep 30 &\necho $! > "${pidFile}"\nexit 0`);
 		const started = Date.now();
 		const result = await one(shell, call(bin, { timeoutMs: 300 }));
 		expect(E.isLeft(result) ? result.left : "").toMatch(/timed out/);
@@ -147,12 +146,12 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 	});
 
 	it("never runs a git the path finds in the repository through an empty or relative entry", async () => {
-		const repo = path.join(root, `repo-with-git${shell ?? ""}`.replaceAll("/", "-"));
+		const repo = path.join(root, own("repo-with-git"));
 		mkdirSync(repo);
 		const marker = path.join(repo, "ran");
 		writeFileSync(path.join(repo, "git"), `#!/bin/sh\n: > "${marker}"\necho planted\n`);
 		chmodSync(path.join(repo, "git"), 0o755);
-		const real = fakeGit(`real${shell ?? ""}`.replaceAll("/", "-"), "echo installed");
+		const real = fakeGit(own("real"), "echo installed");
 		for (const PATH of [`:${real}`, `.:${real}`, `${real}:`, `git-bin:${real}`]) {
 			const result = await one(shell, call(real, { cwd: repo, env: { PATH } }));
 			expect(result).toEqual(E.right({ stdout: "installed\n", cut: false }));
@@ -163,51 +162,43 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 
 	it("keeps each command's output to itself, whatever a command writes to the others' descriptors", async () => {
 		const bin = fakeGit(
-			`descriptors${shell ?? ""}`.replaceAll("/", "-"),
+			own("descriptors"),
 			'for fd in 3 4 5 6 7 8; do eval "echo injected >&$fd" 2>/dev/null; done; for last; do :; done; echo "$last"',
 		);
-		const results = await runGits(
-			{
-				...call(bin),
-				commands: ["one", "two", "three"].map((name) => ({ args: ["status", name], maxOutputChars: 100 })),
-			},
-			shell,
+		const names = ["one", "two", "three"];
+		const results = await batchOf(
+			bin,
+			names.map((name) => ({ args: ["status", name], maxOutputChars: 100 })),
 		);
-		expect(results).toEqual(["one", "two", "three"].map((name) => E.right({ stdout: `${name}\n`, cut: false })));
+		expect(results).toEqual(names.map((name) => E.right({ stdout: `${name}\n`, cut: false })));
 	});
 
 	it("at the time limit, answers the commands that ended and times out the one still running", async () => {
 		const bin = fakeGit(
-			`one-hangs${shell ?? ""}`.replaceAll("/", "-"),
+			own("one-hangs"),
 			'for last; do :; done; if [ "$last" = hang ]; then exec sleep 30; fi; echo "$last"',
 		);
-		const results = await runGits(
-			{
-				...call(bin),
-				timeoutMs: 500,
-				commands: [
-					{ args: ["status", "done"], maxOutputChars: 100 },
-					{ args: ["log", "hang"], maxOutputChars: 100 },
-				],
-			},
-			shell,
+		const results = await batchOf(
+			bin,
+			[
+				{ args: ["status", "done"], maxOutputChars: 100 },
+				{ args: ["log", "hang"], maxOutputChars: 100 },
+			],
+			{ timeoutMs: 500 },
 		);
 		expect(results).toEqual([E.right({ stdout: "done\n", cut: false }), E.left("git log timed out after 500 ms")]);
 	});
 
 	it("kills what git left running once it has answered", async () => {
-		const pidFile = path.join(root, `left${shell ?? ""}.pid`.replaceAll("/", "-"));
-		const bin = fakeGit(
-			`leaves${shell ?? ""}`.replaceAll("/", "-"),
-			`sleep 30 > /dev/null 2>&1 &\necho $! > "${pidFile}"\necho answered`,
-		);
+		const pidFile = path.join(root, `${own("left")}.pid`);
+		const bin = fakeGit(own("leaves"), `sleep 30 > /dev/null 2>&1 &\necho $! > "${pidFile}"\necho answered`);
 		expect(await one(shell, call(bin))).toEqual(E.right({ stdout: "answered\n", cut: false }));
 		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
 	});
 
 	it("answers each command of a batch, in order, with its own output, exit code and complaint", async () => {
 		const bin = fakeGit(
-			`batch${shell ?? ""}`.replaceAll("/", "-"),
+			own("batch"),
 			[
 				'for last; do :; done; case "$last" in',
 				"one) echo out-one; echo err-one >&2; exit 0;;",
@@ -216,19 +207,12 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 				"esac",
 			].join("\n"),
 		);
-		const base = call(bin);
-		const results = await runGits(
-			{
-				...base,
-				commands: [
-					{ args: ["status", "one"], maxOutputChars: 100 },
-					{ args: ["log", "two"], maxOutputChars: 100, okExitCodes: [1] },
-					{ args: ["config", "three"], maxOutputChars: 100, okExitCodes: [1] },
-					{ args: ["diff", "one"], maxOutputChars: 4 },
-				],
-			},
-			shell,
-		);
+		const results = await batchOf(bin, [
+			{ args: ["status", "one"], maxOutputChars: 100 },
+			{ args: ["log", "two"], maxOutputChars: 100, okExitCodes: [1] },
+			{ args: ["config", "three"], maxOutputChars: 100, okExitCodes: [1] },
+			{ args: ["diff", "one"], maxOutputChars: 4 },
+		]);
 		expect(results).toEqual([
 			E.right({ stdout: "out-one\n", cut: false }),
 			E.left("git log exited 3: two broke"),
@@ -239,19 +223,13 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 
 	it("cuts one command of a batch at its cap and still answers the others", async () => {
 		const bin = fakeGit(
-			`cut-one${shell ?? ""}`.replaceAll("/", "-"),
+			own("cut-one"),
 			'for last; do :; done; if [ "$last" = endless ]; then while :; do echo 0123456789; done; fi; echo "$last"',
 		);
-		const results = await runGits(
-			{
-				...call(bin),
-				commands: [
-					{ args: ["status", "endless"], maxOutputChars: 1_000 },
-					{ args: ["log", "done"], maxOutputChars: 1_000 },
-				],
-			},
-			shell,
-		);
+		const results = await batchOf(bin, [
+			{ args: ["status", "endless"], maxOutputChars: 1_000 },
+			{ args: ["log", "done"], maxOutputChars: 1_000 },
+		]);
 		expect(results).toEqual([
 			E.right({ stdout: "0123456789\n".repeat(91).slice(0, 1_000), cut: true }),
 			E.right({ stdout: "done\n", cut: false }),
