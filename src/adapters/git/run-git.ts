@@ -153,6 +153,8 @@ interface Closed {
 /** A started process, its commands' channels, and how each command's status is read once the process closes. */
 interface Running {
 	readonly child: ChildProcess;
+	/** Whether the process is git itself, not a shell that starts it: what a failure to start it is called. */
+	readonly gitItself: boolean;
 	readonly channels: readonly Channel[];
 	/** Each command's exit code (or signal) as far as the process has reported it, and once it closed (`closed`). */
 	readonly statuses: (closed?: Closed) => readonly (number | string | null)[];
@@ -160,6 +162,7 @@ interface Running {
 
 function spawnGit(git: string, batch: GitBatch, command: GitCommand): Either<string, Running> {
 	return started(
+		true,
 		() =>
 			spawn(git, [...SAFE_GIT_FLAGS, ...command.args], {
 				cwd: batch.cwd,
@@ -203,6 +206,7 @@ function spawnShell(
 	});
 	const script = [...lines, `exec${closing(() => true)}`, "wait"].join("\n");
 	return started(
+		false,
 		() =>
 			spawn(shell, ["-c", script], {
 				cwd: batch.cwd,
@@ -247,15 +251,16 @@ function readAll(s: Readable | null, cap: number): () => string {
 
 /** The process `start` spawns, with its channels and statuses; the reason when it cannot be spawned at all. */
 function started(
+	gitItself: boolean,
 	start: () => ChildProcess,
 	channels: (child: ChildProcess) => Running["channels"],
 	statuses: (child: ChildProcess) => Running["statuses"],
 ): Either<string, Running> {
 	try {
 		const child = start();
-		return E.right({ child, channels: channels(child), statuses: statuses(child) });
+		return E.right({ child, gitItself, channels: channels(child), statuses: statuses(child) });
 	} catch (error) {
-		return E.left(startFailure(error));
+		return E.left(startFailure(error, gitItself));
 	}
 }
 
@@ -282,7 +287,7 @@ function collect(
 	run: Either<string, Running>,
 ): Promise<Either<string, GitOutput>[]> {
 	if (E.isLeft(run)) return Promise.resolve(commands.map(() => run));
-	const { child, channels, statuses } = run.right;
+	const { child, gitItself, channels, statuses } = run.right;
 	return new Promise((resolve) => {
 		let settled = false;
 		const settle = (answer: (c: Collected) => Either<string, GitOutput>): void => {
@@ -304,7 +309,7 @@ function collect(
 			});
 		}, batch.timeoutMs);
 		const collected = channels.map(collecting);
-		child.on("error", (error) => settle(() => E.left(startFailure(error))));
+		child.on("error", (error) => settle(() => E.left(startFailure(error, gitItself))));
 		child.on("close", (code, signal) => {
 			const status = statuses({ code, signal });
 			settle((c) => answered(c, status[c.index] ?? null));
@@ -400,9 +405,9 @@ function quoted(word: string): string {
 	return `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-function startFailure(error: unknown): string {
+function startFailure(error: unknown, gitItself: boolean): string {
 	const code = error instanceof Error && "code" in error ? error.code : undefined;
-	if (code === "ENOENT") return "git not found";
+	if (code === "ENOENT" && gitItself) return "git not found";
 	return `git failed to start: ${error instanceof Error ? error.message : String(error)}`.slice(0, REASON_CHARS);
 }
 

@@ -152,12 +152,24 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 		writeFileSync(path.join(repo, "git"), `#!/bin/sh\n: > "${marker}"\necho planted\n`);
 		chmodSync(path.join(repo, "git"), 0o755);
 		const real = fakeGit(own("real"), "echo installed");
-		for (const PATH of [`:${real}`, `.:${real}`, `${real}:`, `git-bin:${real}`]) {
+		// A relative entry that leads to a planted git from this process's directory, as pi's often is the repository.
+		const planted = path.relative(process.cwd(), repo);
+		for (const PATH of [`:${real}`, `.:${real}`, `${real}:`, `git-bin:${real}`, `${planted}:${real}`]) {
 			const result = await one(shell, call(real, { cwd: repo, env: { PATH } }));
 			expect(result).toEqual(E.right({ stdout: "installed\n", cut: false }));
 		}
 		expect(await one(shell, call(real, { cwd: repo, env: { PATH: ":." } }))).toEqual(E.left("git not found"));
 		expect(existsSync(marker)).toBe(false);
+	});
+
+	it("passes over a git on the path that is no program it may run: a directory, a file without the right to run it", async () => {
+		const folder = path.join(root, own("git-is-a-folder"));
+		mkdirSync(path.join(folder, "git"), { recursive: true });
+		const unrunnable = fakeGit(own("git-not-runnable"), "echo unrunnable");
+		chmodSync(path.join(unrunnable, "git"), 0o644);
+		const real = fakeGit(own("real-after"), "echo installed");
+		const result = await one(shell, call(real, { env: { PATH: `${folder}:${unrunnable}:${real}` } }));
+		expect(result).toEqual(E.right({ stdout: "installed\n", cut: false }));
 	});
 
 	it("keeps each command's output to itself, whatever a command writes to the others' descriptors", async () => {
@@ -176,17 +188,25 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 	it("at the time limit, answers the commands that ended and times out the one still running", async () => {
 		const bin = fakeGit(
 			own("one-hangs"),
-			'for last; do :; done; if [ "$last" = hang ]; then exec sleep 30; fi; echo "$last"',
+			[
+				'for last; do :; done; if [ "$last" = hang ]; then exec sleep 30; fi',
+				'if [ "$last" = failed ]; then echo "fatal: it failed" >&2; exit 3; fi; echo "$last"',
+			].join("\n"),
 		);
 		const results = await batchOf(
 			bin,
 			[
 				{ args: ["status", "done"], maxOutputChars: 100 },
 				{ args: ["log", "hang"], maxOutputChars: 100 },
+				{ args: ["diff", "failed"], maxOutputChars: 100 },
 			],
 			{ timeoutMs: 500 },
 		);
-		expect(results).toEqual([E.right({ stdout: "done\n", cut: false }), E.left("git log timed out after 500 ms")]);
+		expect(results).toEqual([
+			E.right({ stdout: "done\n", cut: false }),
+			E.left("git log timed out after 500 ms"),
+			E.left("git diff exited 3: it failed"),
+		]);
 	});
 
 	it("kills what git left running once it has answered", async () => {
@@ -267,12 +287,21 @@ describe("runGits, the processes it starts", () => {
 	it("starts them from a shell by default on Linux", async () => {
 		const lines = await lineage();
 		expect(lines).toEqual(Array(4).fill(expect.stringMatching(/^[0-9]+ [0-9]+$/)));
+		expect(lines.map((line) => line.split(" ")[0])).not.toContain(self);
 		expect(shellOf(lines[0])).toBe(shellOf(lines[1]));
 		expect(shellOf(lines[0])).not.toBe(self);
 	});
 
 	it("spawns each command from this process where there is no shell", async () => {
 		expect((await lineage(null)).map((line) => line.split(" ")[0])).toEqual(Array(4).fill(self));
+	});
+
+	it("answers every command, and hangs on nothing, when the shell itself cannot be started", async () => {
+		const bin = fakeGit("no-shell", "echo never");
+		const command = { args: ["status"], maxOutputChars: 100 };
+		const results = await runGits({ ...call(bin), commands: [command, command] }, path.join(root, "no-such-sh"));
+		const failed = E.left(expect.stringMatching(/^git failed to start: spawn .*no-such-sh ENOENT$/));
+		expect(results).toEqual([failed, failed]);
 	});
 
 	it("says git could not start when the shell finds a git it cannot run", async () => {
