@@ -37,7 +37,10 @@ const FILTER_KEYS = String.raw`^filter\..*\.(clean|smudge|process)$`;
 // The filter list must be read whole: a driver missed is a driver run.
 const FILTER_LIST_CHARS = 200_000;
 
-/** Takes the World with five read-only git commands in two rounds, running nothing the repository configures; never rejects. */
+/**
+ * Takes the World with five read-only git commands in two rounds, running nothing the repository configures; never
+ * rejects.
+ */
 export async function takeWorld(cwd: string, options: WorldOptions = {}): Promise<World> {
 	try {
 		return await snapshot(cwd, options);

@@ -175,7 +175,7 @@ async function gather(
 			: preparedSpan(folded.branch, request.firstKeptEntryId, request.messages);
 	const cutSlice = sliceSpan(folded, prepared ?? derivedSpan(folded.branch, request.firstKeptEntryId), state);
 	const cutTakeover = takeoverOf(folded, cutSlice);
-	// git runs while the span is redacted: each round's commands start in one process, and what is left is their wait.
+	// git runs while the span is redacted; what is left of the World is awaited after the ledger.
 	const taking = caps.takeWorld(request.cwd);
 	const r = await stage("redact", () =>
 		redactedInputs(caps, cutSlice, offerOf(cutSlice, cutTakeover), spanNotes(cutSlice, folded)),
