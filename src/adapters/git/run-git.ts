@@ -163,18 +163,27 @@ interface Running {
 function spawnGit(git: string, batch: GitBatch, command: GitCommand): Either<string, Running> {
 	return started(
 		true,
-		() =>
-			spawn(git, [...SAFE_GIT_FLAGS, ...command.args], {
-				cwd: batch.cwd,
-				env: gitEnv(batch.env, batch.config),
-				stdio: ["ignore", "pipe", "pipe"],
-				// detached: git and anything it starts share a new process group, killed whole when the call ends.
-				detached: true,
-				windowsHide: true,
-			}),
+		() => spawnIn(batch, git, [...SAFE_GIT_FLAGS, ...command.args], ["ignore", "pipe", "pipe"]),
 		(child) => [{ command, out: child.stdout, err: child.stderr }],
 		() => (closed) => [closed === undefined ? null : (closed.code ?? closed.signal)],
 	);
+}
+
+/** Starts a program in the batch's directory and cleaned environment, in a process group of its own. */
+function spawnIn(
+	batch: GitBatch,
+	program: string,
+	args: readonly string[],
+	stdio: readonly ("ignore" | "pipe")[],
+): ChildProcess {
+	return spawn(program, args, {
+		cwd: batch.cwd,
+		env: gitEnv(batch.env, batch.config),
+		stdio: [...stdio],
+		// detached: the program and anything it starts share a new process group, killed whole when the call ends.
+		detached: true,
+		windowsHide: true,
+	});
 }
 
 const outFd = (i: number) => 3 + 2 * i;
@@ -207,14 +216,7 @@ function spawnShell(
 	const script = [...lines, `exec${closing(() => true)}`, "wait"].join("\n");
 	return started(
 		false,
-		() =>
-			spawn(shell, ["-c", script], {
-				cwd: batch.cwd,
-				env: gitEnv(batch.env, batch.config),
-				stdio: ["ignore", "pipe", "ignore", ...fds.map(() => "pipe" as const)],
-				detached: true,
-				windowsHide: true,
-			}),
+		() => spawnIn(batch, shell, ["-c", script], ["ignore", "pipe", "ignore", ...fds.map(() => "pipe" as const)]),
 		(child) => commands.map((command, i) => ({ command, out: stream(child, outFd(i)), err: stream(child, errFd(i)) })),
 		(child) => {
 			const report = readAll(child.stdout, REPORT_CHARS);
