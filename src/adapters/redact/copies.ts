@@ -44,7 +44,7 @@ export function copiesOf(found: Found): Finder {
 			if (i - start < MIN_COPY_CHARS) continue;
 			for (const part of parts(text.slice(start, i), start)) {
 				const kind = found.get(text.slice(part.start, part.end));
-				if (kind !== undefined) spans.push({ ...part, kind });
+				if (kind !== undefined) spans.push({ start: part.start, end: part.end, kind });
 			}
 		}
 	};

@@ -50,9 +50,12 @@ function pacer(holdMs: number): () => Promise<void> {
 	};
 }
 
-/** What `reader` reads, about `chars` characters at a time, the thread given back between them once held too long. */
+/**
+ * What `reader` reads, about `chars` characters at a time, the thread given back after each once held too long (after
+ * the last too: the next reading starts at once).
+ */
 async function readIn(reader: ViewReader, chars: number, pause: () => Promise<void>): Promise<View> {
-	while (!reader.read(chars)) await pause();
+	for (let done = false; !done; await pause()) done = reader.read(chars);
 	return reader.view();
 }
 
@@ -97,14 +100,16 @@ function inRange(find: Finder, text: string, range: Range, into: SecretSpan[], l
 
 /**
  * Takes each run's steps to their end, one run after another, giving the event loop a turn between steps once the
- * thread has been held for the pacer's time. It looks at the clock every STEPS_PER_LOOK steps, and awaits nothing in
- * between: an await costs more than most steps.
+ * thread has been held for the pacer's time. It looks at the clock every STEPS_PER_LOOK steps and after each run, and
+ * awaits nothing in between: an await costs more than most steps. A run with few anchors is a few long steps (one
+ * search over the chunk), and a chunk has a run for each finder in each reading.
  */
 async function paced(runs: readonly RangeRun[], pause: () => Promise<void>): Promise<void> {
 	let n = 0;
 	for (const run of runs) {
 		while (!run.steps.next().done) if (++n % STEPS_PER_LOOK === 0) await pause();
 		run.finish();
+		await pause();
 	}
 }
 

@@ -392,7 +392,8 @@ function* secretFlags(scan: Scan, into: SecretSpan[]): Steps {
 		yield;
 		if (isIn(NAME, text, m.index - 1)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
-		if (isFlagSecret(text.slice(value.start, value.end))) into.push({ ...value, kind: flagKind(m[0]) });
+		if (isFlagSecret(text.slice(value.start, value.end)))
+			into.push({ start: value.start, end: value.end, kind: flagKind(m[0]) });
 	}
 }
 
@@ -445,7 +446,7 @@ function* setCommands(scan: Scan, into: SecretSpan[]): Steps {
 		if (nameStrength(name) === undefined) continue;
 		const value = flagValue(scan, m.index + m[0].length);
 		const kind = assignedKind(name, text.slice(value.start, value.end));
-		if (kind !== undefined) into.push({ ...value, kind });
+		if (kind !== undefined) into.push({ start: value.start, end: value.end, kind });
 	}
 }
 
@@ -492,7 +493,7 @@ function* netrcPasswords(scan: Scan, into: SecretSpan[]): Steps {
 		if (!/\b(?:machine|default)\s/.test(before) || !/\blogin\s+\S/.test(before)) continue;
 		const value = flagValue(scan, m.index + m[0].length);
 		if (value.end - value.start >= 4 && !isPlaceholder(text.slice(value.start, value.end)))
-			into.push({ ...value, kind: "password" });
+			into.push({ start: value.start, end: value.end, kind: "password" });
 	}
 }
 

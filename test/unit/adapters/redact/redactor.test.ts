@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRedactor, marker } from "../../../../src/adapters/redact/index.js";
+import { FINDERS } from "../../../../src/pass/secrets/index.js";
 import { leakedPiece, plantedKinds } from "../../../support/secrets.js";
 
 const redactor = createRedactor(true);
@@ -351,6 +352,14 @@ describe("the redactor's pace", () => {
 
 	it("gives the event loop a turn after each chunk's finders and each chunk's copies once its time is up", async () => {
 		expect(await turnsDuring(() => createRedactor(true, 64, 0).redact(text))).toBeGreaterThanOrEqual(2 * 100);
+	});
+
+	it("gives the event loop a turn after each finder's run over a chunk once its time is up", async () => {
+		// One chunk with no anchor: each finder's run is one search over it, a step too few to reach a look. On a
+		// megabyte of `ESC [ m PUBLIC_KEY=`, the runs between looks held the thread 60 ms.
+		expect(await turnsDuring(() => createRedactor(true, undefined, 0).redact("x".repeat(100)))).toBeGreaterThanOrEqual(
+			FINDERS.length,
+		);
 	});
 
 	it("gives each of three batches redacted at once, turn by turn, what it gives alone", async () => {
