@@ -210,10 +210,11 @@ function spawnShell(
 	const lines = commands.map((command, i) => {
 		const words = [git, ...SAFE_GIT_FLAGS, ...command.args].map(quoted).join(" ");
 		const own = (fd: number) => fd === outFd(i) || fd === errFd(i);
-		const run = `${words} >&${outFd(i)} 2>&${errFd(i)}${closing(own)}`;
+		// git alone takes SIGTERM as it comes; the shell and the subshell that reports it ignore it (stopGroup).
+		const run = `(trap - TERM; exec ${words} >&${outFd(i)} 2>&${errFd(i)}${closing(own)})`;
 		return `{ ${run}; echo "${i} $?"; }${closing((fd) => !own(fd))} &`;
 	});
-	const script = [...lines, `exec${closing(() => true)}`, "wait"].join("\n");
+	const script = ["trap '' TERM", ...lines, `exec${closing(() => true)}`, "wait"].join("\n");
 	return started(
 		false,
 		() => spawnIn(batch, shell, ["-c", script], ["ignore", "pipe", "ignore", ...fds.map(() => "pipe" as const)]),
@@ -280,7 +281,7 @@ interface Collected {
 
 /**
  * Reads each command's output until the process and every pipe close, or the time runs out; then answers for each
- * and kills what is left of the process group. A command that prints past its cap is cut there and its pipes closed,
+ * and stops what is left of the process group (stopGroup). A command that prints past its cap is cut there and its pipes closed,
  * which stops it. At the time limit, a command that has ended and been reported answers as it ended; the rest time out.
  */
 function collect(
@@ -296,7 +297,7 @@ function collect(
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
-			killGroup(child);
+			stopGroup(child, gitItself);
 			// A grandchild may still hold the pipes; stop reading so it cannot hold this call.
 			for (const s of child.stdio) s?.destroy();
 			resolve(collected.map((c) => (c.cut ? E.right({ stdout: c.stdout, cut: true }) : answer(c))));
@@ -386,13 +387,36 @@ function configFlags(pairs: readonly (readonly [string, string])[]): string[] {
 	return pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
 }
 
-function killGroup(child: ChildProcess): void {
+/** How long a shell is given to reap the gits it was asked to stop, and exit, before its group is killed. */
+const REAP_MS = 1_000;
+
+/**
+ * Stops what is left of a process group. git spawned alone, or a shell that has exited (its gits reaped), is killed
+ * with its group at once. A shell still running has its gits asked to stop (SIGTERM, which it ignores), reaps them and
+ * exits; the group is killed then, or after REAP_MS. Killed with their shell, the gits would be left to PID 1, and
+ * where that is pi itself (a container started without an init) nothing reaps them.
+ */
+function stopGroup(child: ChildProcess, gitItself: boolean): void {
+	if (gitItself || child.exitCode !== null || child.signalCode !== null) {
+		signalGroup(child, "SIGKILL");
+		return;
+	}
+	signalGroup(child, "SIGTERM");
+	const kill = setTimeout(() => signalGroup(child, "SIGKILL"), REAP_MS);
+	kill.unref();
+	child.once("exit", () => {
+		clearTimeout(kill);
+		signalGroup(child, "SIGKILL");
+	});
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 	if (child.pid === undefined) return;
 	try {
-		process.kill(-child.pid, "SIGKILL");
+		process.kill(-child.pid, signal);
 	} catch {
-		// No group to signal (already gone, or a platform without groups): kill the child alone.
-		child.kill("SIGKILL");
+		// No group to signal (already gone, or a platform without groups): signal the child alone.
+		child.kill(signal);
 	}
 }
 

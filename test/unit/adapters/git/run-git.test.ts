@@ -296,6 +296,29 @@ describe("runGits, the processes it starts", () => {
 		expect((await lineage(null)).map((line) => line.split(" ")[0])).toEqual(Array(4).fill(self));
 	});
 
+	it("asks a git still running at the time limit to stop, so the shell that started it reaps it", async () => {
+		// Killed with its shell, git would be left to PID 1, which reaps nothing where pi is PID 1 in a container.
+		const mark = path.join(root, "asked-to-stop");
+		const bin = fakeGit(
+			"asked",
+			`trap 'echo "stopped, its parent $PPID" > "${mark}"; exit 143' TERM\nsleep 30 &\nwait`,
+		);
+		const result = await one("/bin/sh", call(bin, { timeoutMs: 300 }));
+		expect(result).toEqual(E.left("git status timed out after 300 ms"));
+		for (let i = 0; i < 100 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50));
+		const parent = Number(/parent ([0-9]+)/.exec(readFileSync(mark, "utf8"))?.[1]);
+		expect(parent).not.toBe(1);
+		expect(await waitGone(parent)).toBe(true);
+	});
+
+	it("kills a git that will not stop when asked, once its shell has had its time to reap it", async () => {
+		const pidFile = path.join(root, "deaf.pid");
+		const bin = fakeGit("deaf", `echo $$ > "${pidFile}"\ntrap '' TERM\nsleep 30`);
+		const result = await one("/bin/sh", call(bin, { timeoutMs: 300 }));
+		expect(result).toEqual(E.left("git status timed out after 300 ms"));
+		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+	});
+
 	it("answers every command, and hangs on nothing, when the shell itself cannot be started", async () => {
 		const bin = fakeGit("no-shell", "echo never");
 		const command = { args: ["status"], maxOutputChars: 100 };
