@@ -91,22 +91,23 @@ const REASON_CHARS = 200;
  * env's PATH: an empty or relative entry would find a `git` in the repository itself.
  * On Linux one shell starts up to three of them: a spawn holds this thread while the process forks, the longer the
  * more memory pi holds (docs/evaluation.md), and the small shell forks the gits at next to no cost. With no shell
- * (`null`: other systems, or no /bin/sh), each command is spawned alone.
+ * (`null`: other systems, or no /bin/sh), each command is spawned alone. `reapMs` is for tests (stopGroup).
  */
 export async function runGits(
 	batch: GitBatch,
 	shell: string | null = linuxShell(),
+	reapMs = REAP_MS,
 ): Promise<Either<string, GitOutput>[]> {
 	const git = gitProgram(batch.env);
 	if (git === undefined) return batch.commands.map(() => E.left("git not found"));
 	if (shell === null) {
-		const each = batch.commands.map((command) => collect(batch, [command], spawnGit(git, batch, command)));
+		const each = batch.commands.map((command) => collect(batch, [command], spawnGit(git, batch, command), reapMs));
 		return (await Promise.all(each)).flat();
 	}
 	const shells: Promise<Either<string, GitOutput>[]>[] = [];
 	for (let i = 0; i < batch.commands.length; i += SHELL_COMMANDS) {
 		const commands = batch.commands.slice(i, i + SHELL_COMMANDS);
-		shells.push(collect(batch, commands, spawnShell(shell, git, batch, commands)));
+		shells.push(collect(batch, commands, spawnShell(shell, git, batch, commands), reapMs));
 	}
 	return (await Promise.all(shells)).flat();
 }
@@ -281,13 +282,15 @@ interface Collected {
 
 /**
  * Reads each command's output until the process and every pipe close, or the time runs out; then answers for each
- * and stops what is left of the process group (stopGroup). A command that prints past its cap is cut there and its pipes closed,
- * which stops it. At the time limit, a command that has ended and been reported answers as it ended; the rest time out.
+ * and stops what is left of the process group (stopGroup). A command that prints past its cap is cut there and its
+ * pipes closed, which stops it. At the time limit, a command that has ended and been reported answers as it ended;
+ * the rest time out.
  */
 function collect(
 	batch: GitBatch,
 	commands: readonly GitCommand[],
 	run: Either<string, Running>,
+	reapMs: number,
 ): Promise<Either<string, GitOutput>[]> {
 	if (E.isLeft(run)) return Promise.resolve(commands.map(() => run));
 	const { child, gitItself, channels, statuses } = run.right;
@@ -297,7 +300,7 @@ function collect(
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
-			stopGroup(child, gitItself);
+			stopGroup(child, reapMs);
 			// A grandchild may still hold the pipes; stop reading so it cannot hold this call.
 			for (const s of child.stdio) s?.destroy();
 			resolve(collected.map((c) => (c.cut ? E.right({ stdout: c.stdout, cut: true }) : answer(c))));
@@ -387,22 +390,22 @@ function configFlags(pairs: readonly (readonly [string, string])[]): string[] {
 	return pairs.flatMap(([key, value]) => ["-c", `${key}=${value}`]);
 }
 
-/** How long a shell is given to reap the gits it was asked to stop, and exit, before its group is killed. */
+/** How long a process asked to stop is given to end, and its shell to reap its gits, before its group is killed. */
 const REAP_MS = 1_000;
 
 /**
- * Stops what is left of a process group. git spawned alone, or a shell that has exited (its gits reaped), is killed
- * with its group at once. A shell still running has its gits asked to stop (SIGTERM, which it ignores), reaps them and
- * exits; the group is killed then, or after REAP_MS. Killed with their shell, the gits would be left to PID 1, and
- * where that is pi itself (a container started without an init) nothing reaps them.
+ * Stops what is left of a process group. Where the process has exited (a shell has reaped its gits), what is left is
+ * killed at once. Else its gits are asked to stop (SIGTERM; a shell ignores it), and once the process exits, or after
+ * `reapMs`, the group is killed. A shell killed with its gits would leave them to PID 1, and where that is pi itself (a
+ * container started without an init) nothing reaps them.
  */
-function stopGroup(child: ChildProcess, gitItself: boolean): void {
-	if (gitItself || child.exitCode !== null || child.signalCode !== null) {
+function stopGroup(child: ChildProcess, reapMs: number): void {
+	if (child.exitCode !== null || child.signalCode !== null) {
 		signalGroup(child, "SIGKILL");
 		return;
 	}
 	signalGroup(child, "SIGTERM");
-	const kill = setTimeout(() => signalGroup(child, "SIGKILL"), REAP_MS);
+	const kill = setTimeout(() => signalGroup(child, "SIGKILL"), reapMs);
 	kill.unref();
 	child.once("exit", () => {
 		clearTimeout(kill);

@@ -50,12 +50,9 @@ function pacer(holdMs: number): () => Promise<void> {
 	};
 }
 
-/**
- * What `reader` reads, about `chars` characters at a time, the thread given back after each once held too long (after
- * the last too: the next reading starts at once).
- */
+/** What `reader` reads, about `chars` characters at a time, the thread given back between them once held too long. */
 async function readIn(reader: ViewReader, chars: number, pause: () => Promise<void>): Promise<View> {
-	for (let done = false; !done; await pause()) done = reader.read(chars);
+	while (!reader.read(chars)) await pause();
 	return reader.view();
 }
 

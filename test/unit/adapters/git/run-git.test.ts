@@ -209,6 +209,46 @@ describe.each(LAUNCHERS)("runGits, %s", (_, shell) => {
 		]);
 	});
 
+	it("asks a git still running at the time limit to stop, and the process that started it outlives it to reap it", async () => {
+		// A shell killed with its gits would leave them to PID 1, which reaps nothing where pi is PID 1 in a container.
+		// git reads its parent as the request comes and a moment after: a parent that died with it is PID 1 by then.
+		const mark = path.join(root, `${own("asked")}.mark`);
+		const parent = `cut -d" " -f4 /proc/$$/stat`;
+		const trap = `p=$(${parent}); sleep 0.2; echo "$p $(${parent})" > "${mark}"; exit 143`;
+		const bin = fakeGit(own("asked"), `trap '${trap}' TERM\nsleep 30 &\nwait`);
+		expect(await one(shell, call(bin, { timeoutMs: 300 }))).toEqual(E.left("git status timed out after 300 ms"));
+		for (let i = 0; i < 100 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50));
+		const [asked, after] = readFileSync(mark, "utf8").trim().split(" ");
+		expect(asked).not.toBe("1");
+		expect(after).toBe(asked);
+	});
+
+	it("kills a git that will not stop when asked, once it has had its time", async () => {
+		const pidFile = path.join(root, `${own("deaf")}.pid`);
+		const bin = fakeGit(own("deaf"), `echo $$ > "${pidFile}"\ntrap '' TERM\nsleep 30`);
+		const [result] = await runGits({ ...call(bin, { timeoutMs: 300 }), commands: [call(bin)] }, shell, 200);
+		expect(result).toEqual(E.left("git status timed out after 300 ms"));
+		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+	});
+
+	it("kills what a stopped git left running as soon as its process has exited, not a grace later", async () => {
+		// A grace of a minute: only the kill at the exit can end the sleeper within waitGone's few seconds.
+		const pidFile = path.join(root, `${own("orphan")}.pid`);
+		const bin = fakeGit(own("orphans"), `(trap '' TERM; exec sleep 30) &\necho $! > "${pidFile}"\nwait`);
+		const [result] = await runGits({ ...call(bin, { timeoutMs: 300 }), commands: [call(bin)] }, shell, 60_000);
+		expect(result).toEqual(E.left("git status timed out after 300 ms"));
+		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+	});
+
+	it("kills what lingers after git has exited at once, not a grace later", async () => {
+		// Nothing is left to reap it: a grace of a minute would only leave it running. It would not stop if asked.
+		const pidFile = path.join(root, `${own("lingerer")}.pid`);
+		const bin = fakeGit(own("lingerer"), `(trap '' TERM; exec sleep 30) &\necho $! > "${pidFile}"\nexit 0`);
+		const [result] = await runGits({ ...call(bin, { timeoutMs: 300 }), commands: [call(bin)] }, shell, 60_000);
+		expect(result).toEqual(E.left("git status timed out after 300 ms"));
+		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
+	});
+
 	it("kills what git left running once it has answered", async () => {
 		const pidFile = path.join(root, `${own("left")}.pid`);
 		const bin = fakeGit(own("leaves"), `sleep 30 > /dev/null 2>&1 &\necho $! > "${pidFile}"\necho answered`);
@@ -294,29 +334,6 @@ describe("runGits, the processes it starts", () => {
 
 	it("spawns each command from this process where there is no shell", async () => {
 		expect((await lineage(null)).map((line) => line.split(" ")[0])).toEqual(Array(4).fill(self));
-	});
-
-	it("asks a git still running at the time limit to stop, so the shell that started it reaps it", async () => {
-		// Killed with its shell, git would be left to PID 1, which reaps nothing where pi is PID 1 in a container.
-		const mark = path.join(root, "asked-to-stop");
-		const bin = fakeGit(
-			"asked",
-			`trap 'echo "stopped, its parent $PPID" > "${mark}"; exit 143' TERM\nsleep 30 &\nwait`,
-		);
-		const result = await one("/bin/sh", call(bin, { timeoutMs: 300 }));
-		expect(result).toEqual(E.left("git status timed out after 300 ms"));
-		for (let i = 0; i < 100 && !existsSync(mark); i++) await new Promise((r) => setTimeout(r, 50));
-		const parent = Number(/parent ([0-9]+)/.exec(readFileSync(mark, "utf8"))?.[1]);
-		expect(parent).not.toBe(1);
-		expect(await waitGone(parent)).toBe(true);
-	});
-
-	it("kills a git that will not stop when asked, once its shell has had its time to reap it", async () => {
-		const pidFile = path.join(root, "deaf.pid");
-		const bin = fakeGit("deaf", `echo $$ > "${pidFile}"\ntrap '' TERM\nsleep 30`);
-		const result = await one("/bin/sh", call(bin, { timeoutMs: 300 }));
-		expect(result).toEqual(E.left("git status timed out after 300 ms"));
-		expect(await waitGone(Number(readFileSync(pidFile, "utf8")))).toBe(true);
 	});
 
 	it("answers every command, and hangs on nothing, when the shell itself cannot be started", async () => {
