@@ -317,6 +317,12 @@ export async function redactionCost(seed: number, size = MB, tokens = 50_000): P
 			texts: ordinaryTexts(seed, size).map((t) => t.replace(/^(.*)$/gm, `${ESC}[1;32m$1${ESC}(B${ESC}[m`)),
 		},
 		...REPEATED_PREFIXES.map((p) => ({ name: `repeated ${JSON.stringify(p)}`, texts: [repeated(p, size)] })),
+		{
+			// A JWT's header run holding an `eyJ` every four characters, then a payload and no signature: 128 KB of one
+			// such line took 15 s while the vendor finder remembered one run of a class (2026-12-07).
+			name: "JWT headers of 8 KB, an eyJ every 4 characters",
+			texts: [repeated(`${"-eyJ".repeat(2048)}.eyJaaaaaaaaaaaa\n`, size)],
+		},
 		{ name: `${tokens} distinct tokens in 50 texts`, texts: distinctTokens(seed, tokens, 50) },
 	];
 	process.stdout.write(

@@ -58,18 +58,44 @@ export function runStart(cls: CharClass, text: string, to: number, max: number):
 }
 
 /**
+ * How many runs of one class are remembered. A shape reads up to three runs of one class from one anchor (a JWT's
+ * header, payload and signature), and the run the next anchor stands in must outlast them: remembered alone, a header
+ * of a megabyte holding an `eyJ` every four characters was read again from each, and 128 KB of it took 15 s.
+ */
+const RUNS_KEPT = 4;
+
+/**
  * Class runs of one text, remembered: a run read once is not read again from a position inside it, so scans that
- * start at many places in one long run (a run of prefixes) stay linear.
+ * start at many places in one long run (a run of prefixes) stay linear. The last RUNS_KEPT runs of each class read
+ * are kept, in a table, each new one over the oldest, so a look allocates nothing (a prefix every three characters
+ * looks at every one). `read` is for tests.
  */
 export class Runs {
-	private readonly last = new Map<CharClass, { readonly from: number; readonly end: number }>();
-	constructor(readonly text: string) {}
+	/** For each class, the runs kept: each one's `from` and `end` (-1 where there is none yet), then the slot to fill next. */
+	private readonly kept = new Map<CharClass, Int32Array>();
+	constructor(
+		readonly text: string,
+		private readonly read = runEnd,
+	) {}
 	/** Where the run of `cls` that starts at `from` ends. */
 	end(cls: CharClass, from: number): number {
-		const known = this.last.get(cls);
-		if (known !== undefined && from >= known.from && from < known.end) return known.end;
-		const end = runEnd(cls, this.text, from);
-		if (end > from) this.last.set(cls, { from, end });
+		let kept = this.kept.get(cls);
+		if (kept === undefined) {
+			kept = new Int32Array(2 * RUNS_KEPT + 1).fill(-1);
+			kept[2 * RUNS_KEPT] = 0;
+			this.kept.set(cls, kept);
+		}
+		for (let i = 0; i < 2 * RUNS_KEPT; i += 2) {
+			const end = kept[i + 1] ?? -1;
+			if (from >= (kept[i] ?? -1) && from < end) return end;
+		}
+		const end = this.read(cls, this.text, from);
+		if (end > from) {
+			const slot = kept[2 * RUNS_KEPT] ?? 0;
+			kept[2 * slot] = from;
+			kept[2 * slot + 1] = end;
+			kept[2 * RUNS_KEPT] = (slot + 1) % RUNS_KEPT;
+		}
 		return end;
 	}
 }

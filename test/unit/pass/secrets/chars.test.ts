@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
 	ALNUM,
@@ -12,8 +13,10 @@ import {
 	runStart,
 	stopAt,
 	TOKEN_END,
+	URL_SAFE,
 	VALUE_END,
 } from "../../../../src/pass/secrets/chars.js";
+import { law } from "../../../properties/laws.js";
 
 const code = (c: string) => c.charCodeAt(0);
 
@@ -86,6 +89,43 @@ describe("runs of a class", () => {
 		const runs = new Runs(text);
 		const asked = [3, 5, 7, 8, 0, 2, 9, 11, 4];
 		expect(asked.map((from) => runs.end(ALNUM, from))).toEqual(asked.map((from) => runEnd(ALNUM, text, from)));
+	});
+
+	it("reads a long run once while the runs a shape reads after each of its anchors come and go", () => {
+		// A JWT's shape reads the header's run from each `eyJ`, then the payload's and the signature's: a header of
+		// `-eyJ` repeated holds an anchor every four characters. Remembering one run, each anchor read the header again.
+		const jwtLike = `${"-eyJ".repeat(500)}.eyJpayload12345.signature1234567890 `;
+		let reads = 0;
+		const runs = new Runs(jwtLike, (cls, in_, from) => {
+			reads++;
+			return runEnd(cls, in_, from);
+		});
+		const ends: number[] = [];
+		for (let at = 1; at < 2000; at += 4) {
+			const header = runs.end(URL_SAFE, at);
+			const payload = runs.end(URL_SAFE, header + 1);
+			ends.push(header, payload, runs.end(URL_SAFE, payload + 1));
+		}
+		expect(reads).toBe(3);
+		expect(ends.slice(-3)).toEqual([2000, 2016, 2036]);
+	});
+
+	it("answers as a fresh read, for any text and any places asked in any order, with runs of several classes", () => {
+		const classes = [ALNUM, URL_SAFE, charClass("a-c")];
+		law(
+			[
+				fc.string({ unit: fc.constantFrom("a", "b", "z", "-", ".", " ", "9"), maxLength: 60 }),
+				fc.array(fc.tuple(fc.nat(2), fc.nat(61)), { maxLength: 60 }),
+			],
+			(text, asked) => {
+				const runs = new Runs(text);
+				return asked.every(([c, from]) => {
+					const cls = classes[c] ?? ALNUM;
+					return runs.end(cls, from) === runEnd(cls, text, from);
+				});
+			},
+			{ numRuns: 500 },
+		);
 	});
 });
 
