@@ -71,7 +71,7 @@ const RUNS_KEPT = 4;
  * looks at every one). `read` is for tests.
  */
 export class Runs {
-	/** For each class, the runs kept: each one's `from` and `end` (-1 where there is none yet), then the slot to fill next. */
+	/** For each class, the runs kept, each one's `from` and `end` (-1 where none is yet), then the slot to fill next. */
 	private readonly kept = new Map<CharClass, Int32Array>();
 	constructor(
 		readonly text: string,
