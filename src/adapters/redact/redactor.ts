@@ -40,18 +40,23 @@ const LINT_CHARS = 64 * 1024;
 /** The longest the redactor keeps the thread before it gives the event loop a turn. */
 const HOLD_MS = 16;
 
-/** Gives the event loop a turn once the thread has been held for `holdMs` since the last one. */
-function pacer(holdMs: number): () => Promise<void> {
+/**
+ * A look at the clock: a turn of the event loop to await once the thread has been held for `holdMs` since the last
+ * one, else nothing (a look that is not due costs no promise: the finders look after every run).
+ */
+type Pause = () => Promise<void> | undefined;
+
+function pacer(holdMs: number): Pause {
 	let since = performance.now();
-	return async () => {
-		if (performance.now() - since < holdMs) return;
+	const turn = async () => {
 		await new Promise((resolve) => setImmediate(resolve));
 		since = performance.now();
 	};
+	return () => (performance.now() - since < holdMs ? undefined : turn());
 }
 
 /** What `reader` reads, about `chars` characters at a time, the thread given back between them once held too long. */
-async function readIn(reader: ViewReader, chars: number, pause: () => Promise<void>): Promise<View> {
+async function readIn(reader: ViewReader, chars: number, pause: Pause): Promise<View> {
 	while (!reader.read(chars)) await pause();
 	return reader.view();
 }
@@ -101,12 +106,13 @@ function inRange(find: Finder, text: string, range: Range, into: SecretSpan[], l
  * awaits nothing in between: an await costs more than most steps. A run with few anchors is a few long steps (one
  * search over the chunk), and a chunk has a run for each finder in each reading.
  */
-async function paced(runs: readonly RangeRun[], pause: () => Promise<void>): Promise<void> {
+async function paced(runs: readonly RangeRun[], pause: Pause): Promise<void> {
 	let n = 0;
 	for (const run of runs) {
 		while (!run.steps.next().done) if (++n % STEPS_PER_LOOK === 0) await pause();
 		run.finish();
-		await pause();
+		const turn = pause();
+		if (turn !== undefined) await turn;
 	}
 }
 
@@ -153,7 +159,7 @@ async function lintInto(
 	views: readonly View[],
 	chunks: readonly Chunk[],
 	into: SecretSpan[][],
-	pause: () => Promise<void>,
+	pause: Pause,
 ): Promise<void> {
 	const textOf = (c: Chunk | undefined) => (c === undefined ? "" : (views[c.text]?.text.slice(c.start, c.end) ?? ""));
 	for (let first = 0; first < chunks.length; ) {
@@ -178,7 +184,7 @@ function chunkLength(chunk: Chunk | undefined): number {
  * The text with its spans replaced: overlapping spans are one, named by the longest that starts first. The thread is
  * given back between spans once held for the pacer's time (a megabyte of short secrets is tens of thousands of them).
  */
-async function replaced(text: string, spans: readonly SecretSpan[], pause: () => Promise<void>): Promise<string> {
+async function replaced(text: string, spans: readonly SecretSpan[], pause: Pause): Promise<string> {
 	const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
 	await pause();
 	const parts: string[] = [];
