@@ -181,7 +181,7 @@ function spawnIn(
 		cwd: batch.cwd,
 		env: gitEnv(batch.env, batch.config),
 		stdio: [...stdio],
-		// detached: the program and anything it starts share a new process group, killed whole when the call ends.
+		// detached: the program and anything it starts share a new process group, stopped whole when the call ends.
 		detached: true,
 		windowsHide: true,
 	});
