@@ -11,7 +11,7 @@ import {
 	vendorTokens,
 	viewRange,
 } from "../../pass/secrets/index.js";
-import { chunkRanges, type Range } from "./chunks.js";
+import { chunkRanges, lintWindows, type Range } from "./chunks.js";
 import { copiesOf, MIN_COPY_CHARS } from "./copies.js";
 import { type Candidates, candidateLines, LINT_TRIGGER, pieceAt } from "./prefilter.js";
 
@@ -35,8 +35,6 @@ export function marker(kind: string): string {
 
 /** Shorter stretches are not replaced: no secret the rules find is this short. */
 const MIN_SECRET_CHARS = 4;
-/** The most candidate characters one lint reads: between lints the event loop runs. */
-const LINT_CHARS = 64 * 1024;
 /** The longest the redactor keeps the thread before it gives the event loop a turn. */
 const HOLD_MS = 16;
 
@@ -154,23 +152,40 @@ function place(
 	}
 }
 
-/** secretlint's finds in the chunks' candidate lines, a few chunks per lint, into each text's view spans. */
+/**
+ * secretlint's finds in the chunks' candidate lines, into each text's view spans: a few chunks' lines at a time, in
+ * windows of about `chars` characters linted apart (chunks.ts), the event loop given a turn between them: a chunk
+ * too long to cut (a lint trigger on every other line) is linted a window at a time, not at once.
+ */
 async function lintInto(
 	views: readonly View[],
 	chunks: readonly Chunk[],
 	into: SecretSpan[][],
+	chars: number,
 	pause: Pause,
 ): Promise<void> {
 	const textOf = (c: Chunk | undefined) => (c === undefined ? "" : (views[c.text]?.text.slice(c.start, c.end) ?? ""));
 	for (let first = 0; first < chunks.length; ) {
 		let size = 0;
 		let last = first;
-		while (last < chunks.length && (last === first || size + chunkLength(chunks[last]) <= LINT_CHARS))
+		while (last < chunks.length && (last === first || size + chunkLength(chunks[last]) <= chars))
 			size += chunkLength(chunks[last++]);
 		const group = chunks.slice(first, last);
 		const lint = candidateLines(group.map(textOf), LINT_TRIGGER);
 		// secretlint is imported only when a line may hold what it finds: loading it costs more than most lints.
-		if (lint.joined !== "") place(lint, await (await import("./secretlint.js")).lintSecrets(lint.joined), group, into);
+		if (lint.joined !== "") {
+			const { lintSecrets } = await import("./secretlint.js");
+			for (const window of lintWindows(lint.joined, chars)) {
+				const found = await lintSecrets(lint.joined.slice(window.start, window.end));
+				place(
+					lint,
+					found.map((s) => ({ start: window.start + s.start, end: window.start + s.end, kind: s.kind })),
+					group,
+					into,
+				);
+				await pause();
+			}
+		}
 		first = last;
 		await pause();
 	}
@@ -236,7 +251,7 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 	}
 	// secretlint's finds come first, so a stretch both find is named by secretlint's kind.
 	const linted: SecretSpan[][] = texts.map(() => []);
-	await lintInto(views, chunks, linted, pause);
+	await lintInto(views, chunks, linted, chunkChars, pause);
 	const found = new Map<string, string>();
 	const keep = (secret: string, kind: string) => {
 		if (secret.length >= MIN_COPY_CHARS && !found.has(secret)) found.set(secret, kind);
@@ -271,7 +286,10 @@ async function scrub(texts: readonly string[], chunkChars: number, holdMs: numbe
 	return out;
 }
 
-/** The longest text read at once: a longer one is cut into chunks (chunks.ts), about this long. */
+/**
+ * The longest text read at once: a longer one is cut into chunks, and the lines handed to the lint into windows
+ * (chunks.ts), about this long.
+ */
 const CHUNK_CHARS = 64 * 1024;
 
 /**

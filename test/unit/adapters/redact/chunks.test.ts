@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FORMS, plantedSecrets, shown } from "../../../../bench/redact-corpus.js";
-import { chunkRanges } from "../../../../src/adapters/redact/chunks.js";
+import { chunkRanges, lintWindows } from "../../../../src/adapters/redact/chunks.js";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import { LINT_TRIGGER } from "../../../../src/adapters/redact/prefilter.js";
 import { privateKeySpans, readEscapesKept, readView } from "../../../../src/pass/secrets/index.js";
@@ -77,6 +77,23 @@ describe("chunked redaction", () => {
 	});
 });
 
+describe("chunked redaction, by example", () => {
+	// Lines that each name a secret are never cut apart, so a text of them is one chunk whose lines are linted in
+	// windows of three lines or more; the AWS secret key's name, its `=` and its value may stand on three lines.
+	const around = Array(5).fill("the secret manager is up");
+	const value = "SecretZk3Qm9XwPq7Rt2Ls8Vb4Nc6Hd1Jf5Gy0Ta";
+
+	it.each([
+		["a blank line", ["aws_secret_access_key =", "", value]],
+		["its `=` alone", ["aws_secret_access_key", "=", value]],
+	])("finds an AWS secret key two lines after its name, past %s, however small the windows", async (_, lines) => {
+		const text = [...around, ...lines, ...around].join("\n");
+		const want = text.replace(value, "[redacted: aws secret access key]");
+		for (const size of [1, 24, 64, Number.POSITIVE_INFINITY])
+			expect(await createRedactor(true, size).redact(text)).toBe(want);
+	});
+});
+
 describe("chunkRanges", () => {
 	it("cuts the text into ranges that follow each other to its end, each but the last ending after a line break", () => {
 		fc.assert(
@@ -97,7 +114,7 @@ describe("chunkRanges", () => {
 		);
 	});
 
-	it("never cuts inside a private key block, after a line with a lint trigger, or after an escaped line break", () => {
+	it("never cuts inside a private key block, after a line with a lint trigger or the line after it, or after an escaped line break", () => {
 		const key =
 			"-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END PRIVATE KEY-----";
 		const t = ["one", key, "the secret is next", "token", "a\\nb", "two", key, "three"].join("\n");
@@ -106,14 +123,14 @@ describe("chunkRanges", () => {
 		const blocks = privateKeySpans(view.text);
 		for (const cut of cuts.slice(0, -1)) {
 			expect(blocks.every((b) => cut <= b.start || cut >= b.end)).toBe(true);
-			const line = view.text.slice(view.text.lastIndexOf("\n", cut - 2) + 1, cut - 1);
-			expect(LINT_TRIGGER.test(line)).toBe(false);
+			const lineStart = view.text.lastIndexOf("\n", cut - 2) + 1;
+			expect(LINT_TRIGGER.test(view.text.slice(lineStart, cut - 1))).toBe(false);
+			expect(LINT_TRIGGER.test(view.text.slice(view.text.lastIndexOf("\n", lineStart - 2) + 1, lineStart))).toBe(false);
 		}
-		// Every other line break is a cut: after "one", after each key block, "token", "a\nb" (the real break), "two".
+		// Every other line break is a cut: after "one", after each key block, "a\nb" (the real break), "two".
 		expect(cuts.slice(0, -1).map((c) => view.text.slice(view.text.lastIndexOf("\n", c - 2) + 1, c - 1))).toEqual([
 			"one",
 			"-----END PRIVATE KEY-----",
-			"token",
 			"b",
 			"two",
 			"-----END PRIVATE KEY-----",
@@ -157,11 +174,11 @@ describe("chunkRanges, by example", () => {
 		]);
 	});
 
-	it("makes no cut after a first line with a lint trigger, whose value may stand on the next line", () => {
-		expect(chunkRanges(readView("client_secret:\nZk3Qm9XwPq7Rt2\nPORT=5173\nDEBUG=1"), 1)).toEqual([
-			{ start: 0, end: 30 },
-			{ start: 30, end: 40 },
-			{ start: 40, end: 47 },
+	it("makes no cut after a first line with a lint trigger nor after the line after it: its value may stand two lines on", () => {
+		expect(chunkRanges(readView("client_secret\n=\nZk3Qm9XwPq7Rt2\nPORT=5173\nDEBUG=1"), 1)).toEqual([
+			{ start: 0, end: 31 },
+			{ start: 31, end: 41 },
+			{ start: 41, end: 48 },
 		]);
 	});
 
@@ -201,5 +218,77 @@ describe("chunkRanges, by example", () => {
 			{ start, end: start + key.length + 1 },
 			{ start: start + key.length + 1, end: text.length },
 		]);
+	});
+});
+
+/** Lines of a few letters, some empty, joined by line breaks: where they break is what lintWindows reads. */
+const lineText = fc.array(fc.stringMatching(/^[ab]{0,6}$/), { minLength: 1, maxLength: 30 }).map((ls) => ls.join("\n"));
+
+/** The [start, end) of each line of `text`, without its line break. */
+function linesOf(text: string): { start: number; end: number }[] {
+	let start = 0;
+	return text.split("\n").map((line) => {
+		const range = { start, end: start + line.length };
+		start = range.end + 1;
+		return range;
+	});
+}
+
+describe("lintWindows", () => {
+	it("holds every three lines in a row whole in one window, each window of whole lines", () => {
+		fc.assert(
+			fc.property(lineText, fc.integer({ min: 1, max: 40 }), (text, size) => {
+				const lines = linesOf(text);
+				const windows = lintWindows(text, size);
+				for (const w of windows) {
+					expect(w.start === 0 || text.charAt(w.start - 1) === "\n").toBe(true);
+					expect(w.end === text.length || text.charAt(w.end) === "\n").toBe(true);
+				}
+				for (let i = 0; i < lines.length; i++) {
+					const first = lines[i];
+					const third = lines[Math.min(i + 2, lines.length - 1)];
+					if (first === undefined || third === undefined) continue;
+					expect(windows.some((w) => w.start <= first.start && third.end <= w.end)).toBe(true);
+				}
+			}),
+			params({ numRuns: 300 }),
+		);
+	});
+
+	it("puts a line in at most three windows, and ends the last at the text's end", () => {
+		fc.assert(
+			fc.property(lineText, fc.integer({ min: 1, max: 40 }), (text, size) => {
+				const windows = lintWindows(text, size);
+				expect(windows.at(-1)?.end).toBe(text.length);
+				for (const line of linesOf(text))
+					expect(windows.filter((w) => w.start <= line.start && line.end <= w.end).length).toBeLessThanOrEqual(3);
+			}),
+			params({ numRuns: 300 }),
+		);
+	});
+
+	it.each([
+		[
+			"lines to the size or more, the next opening at their last two",
+			"aa\nbb\ncc\ndd\nee",
+			9,
+			[
+				[0, 11],
+				[6, 14],
+			],
+		],
+		[
+			"three lines at the least, however small the size",
+			"a\nb\nc\nd",
+			1,
+			[
+				[0, 5],
+				[2, 7],
+			],
+		],
+		["one window for a text no longer than the size", "a\nb\nc\nd", 7, [[0, 7]]],
+		["one window for one line, however long", "x".repeat(50), 4, [[0, 50]]],
+	])("gives %s", (_, text, size, want) => {
+		expect(lintWindows(text, size)).toEqual(want.map(([start, end]) => ({ start, end })));
 	});
 });
