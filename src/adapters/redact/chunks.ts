@@ -35,11 +35,10 @@ function keyBlocks(view: View, kept: View | undefined): Range[] {
 /**
  * The view's text in ranges of about `size` characters or more, each ending just after a line break, and the last
  * at the text's end. A cut is made only after a line break that stands as itself in the original, outside every
- * private key block of the view or of `kept` (a block and the body lines it takes stay whole), and after two lines
- * with no lint trigger (a match of the lint spans at most three lines: a name, a line holding only its `=` or
- * nothing, and the value). Every other finder reads within a line, and the netrc finder at most READS_BACK
- * characters back, which the redactor reads again before each range; copies are whole tokens, and a line break ends
- * every token. Linear in the text.
+ * private key block of the view or of `kept` (a block and the body lines it takes stay whole), and after a line
+ * with no lint trigger (a name the lint reads may take its value from the next line). Every other finder reads
+ * within a line, and the netrc finder at most READS_BACK characters back, which the redactor reads again before
+ * each range; copies are whole tokens, and a line break ends every token. Linear in the text.
  */
 export function chunkRanges(view: View, size: number, kept?: View): Range[] {
 	const text = view.text;
@@ -57,10 +56,8 @@ export function chunkRanges(view: View, size: number, kept?: View): Range[] {
 		keys ??= keyBlocks(view, kept);
 		for (; next < keys.length && (keys[next]?.start ?? cut) < cut; next++)
 			keyEnd = Math.max(keyEnd, keys[next]?.end ?? 0);
-		const lineStart = text.lastIndexOf("\n", at - 1) + 1;
-		const line = text.slice(lineStart, at);
-		const before = lineStart === 0 ? "" : text.slice(text.lastIndexOf("\n", lineStart - 2) + 1, lineStart - 1);
-		if (keyEnd <= cut && isRealBreak(view, at) && !LINT_TRIGGER.test(line) && !LINT_TRIGGER.test(before)) {
+		const line = text.slice(text.lastIndexOf("\n", at - 1) + 1, at);
+		if (keyEnd <= cut && isRealBreak(view, at) && !LINT_TRIGGER.test(line)) {
 			ranges.push({ start, end: cut });
 			start = cut;
 			at = text.indexOf("\n", start + size - 1);
@@ -73,10 +70,12 @@ export function chunkRanges(view: View, size: number, kept?: View): Range[] {
 /**
  * The lines of `text` (secretlint's candidate lines) in windows of about `size` characters or more, each of whole
  * lines (a window ends before a line break) and of at least three lines where there are, each window after the first
- * opening at the start of the one before's last two lines. A match of the lint spans at most three lines (a name, a
- * line holding only its `=` or nothing, and the value), and every three lines in a row stand whole in some window,
- * so the windows find what the whole text finds. A line stands in at most three windows: linting them all is linear
- * in the text.
+ * opening at the start of the one before's last two lines. A match of the lint spans at most three of these lines (a
+ * name, a line holding only its `=` or nothing, and the value: a line is a candidate only with a trigger or after
+ * one), and every three lines in a row stand whole in some window. One kind of match may differ from the whole
+ * text's: where the AWS rule's matches chain (a value that ends in the next one's name), which of them it takes
+ * depends on where its reading starts. A line stands in at most three windows: linting them all is linear in the
+ * text.
  */
 export function lintWindows(text: string, size: number): Range[] {
 	const windows: Range[] = [];

@@ -35,6 +35,8 @@ export function marker(kind: string): string {
 
 /** Shorter stretches are not replaced: no secret the rules find is this short. */
 const MIN_SECRET_CHARS = 4;
+/** The most characters of chunks whose candidate lines are joined for the lint: between lints the event loop runs. */
+const LINT_CHARS = 64 * 1024;
 /** The longest the redactor keeps the thread before it gives the event loop a turn. */
 const HOLD_MS = 16;
 
@@ -155,7 +157,7 @@ function place(
 /**
  * secretlint's finds in the chunks' candidate lines, into each text's view spans: a few chunks' lines at a time, in
  * windows of about `chars` characters linted apart (chunks.ts), the event loop given a turn between them: a chunk
- * too long to cut (a lint trigger on every other line) is linted a window at a time, not at once.
+ * too long to cut (a lint trigger on every line) is linted a window at a time, not at once.
  */
 async function lintInto(
 	views: readonly View[],
@@ -168,7 +170,7 @@ async function lintInto(
 	for (let first = 0; first < chunks.length; ) {
 		let size = 0;
 		let last = first;
-		while (last < chunks.length && (last === first || size + chunkLength(chunks[last]) <= chars))
+		while (last < chunks.length && (last === first || size + chunkLength(chunks[last]) <= LINT_CHARS))
 			size += chunkLength(chunks[last++]);
 		const group = chunks.slice(first, last);
 		const lint = candidateLines(group.map(textOf), LINT_TRIGGER);
