@@ -323,6 +323,18 @@ export async function redactionCost(seed: number, size = MB, tokens = 50_000): P
 			name: "JWT headers of 8 KB, an eyJ every 4 characters",
 			texts: [repeated(`${"-eyJ".repeat(2048)}.eyJaaaaaaaaaaaa\n`, size)],
 		},
+		{
+			// A lint trigger on every line: no cut can be made, and secretlint's SendGrid pattern tries many splits at
+			// each `SG.`. Linted at once, 1 MB of it held the thread 0.4-0.55 s and 4 MB 1.45 s (2026-12-07).
+			name: "a lint trigger on every line, an SG. every 263 characters",
+			texts: [repeated(`secret ${`SG.a.${"a".repeat(257)} `.repeat(15).slice(0, 3992)}\n`, size)],
+		},
+		{
+			// Lines of a key's body with an end line every 150 lines: each end line reads back to the one before, so the
+			// key blocks join up and no cut can be made.
+			name: "key body lines, an END line every 150",
+			texts: [repeated(`${`${"A".repeat(63)}\n`.repeat(149)}-----END PRIVATE KEY-----\n`, size)],
+		},
 		{ name: `${tokens} distinct tokens in 50 texts`, texts: distinctTokens(seed, tokens, 50) },
 	];
 	process.stdout.write(

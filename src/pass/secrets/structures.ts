@@ -542,6 +542,10 @@ const PRIVATE_KEY =
 const PRIVATE_KEY_END = /-----END[ A-Z]{0,20}PRIVATE KEY(?: BLOCK)?-----/g;
 /** The most characters of a key block read back from its end line (secretlint's own bound). */
 const KEY_BLOCK_CHARS = 10_000;
+/** What a key block's body holds: base64, escaped line breaks, and white space (what `\s` takes, one by one). */
+const KEY_BODY = charClass(
+	"A-Za-z0-9+/=\\\t\n\u000b\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff",
+);
 
 function* privateKeys(scan: Scan, into: SecretSpan[]): Steps {
 	const text = scan.text;
@@ -553,8 +557,7 @@ function* privateKeys(scan: Scan, into: SecretSpan[]): Steps {
 	const ends = new Search(PRIVATE_KEY_END, text);
 	for (let m = ends.next(); m !== null; m = ends.next()) {
 		yield;
-		let start = m.index;
-		while (start > 0 && m.index - start < KEY_BLOCK_CHARS && /[A-Za-z0-9+/=\s\\]/.test(text.charAt(start - 1))) start--;
+		const start = runStart(KEY_BODY, text, m.index, KEY_BLOCK_CHARS);
 		into.push({ start, end: m.index + m[0].length, kind: "private key" });
 	}
 }

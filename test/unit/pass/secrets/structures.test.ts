@@ -295,6 +295,17 @@ describe("privateKeySpans: the key blocks a text may not be cut in", () => {
 		expect(privateKeySpans(text)).toEqual([{ start: 11, end: text.length, kind: "private key" }]);
 	});
 
+	it("reads back over base64, backslashes and every character `\\s` takes, and stops at any other", () => {
+		const end = "-----END PRIVATE KEY-----";
+		const body = /[A-Za-z0-9+/=\s\\]/;
+		const wrong: string[] = [];
+		for (let code = 0; code <= 0xffff; code++) {
+			const c = String.fromCharCode(code);
+			if (privateKeySpans(`A${c}A${end}`)[0]?.start !== (body.test(c) ? 0 : 2)) wrong.push(`U+${code.toString(16)}`);
+		}
+		expect(wrong).toEqual([]);
+	});
+
 	it("takes no public key or certificate", () => {
 		expect(privateKeySpans("-----BEGIN PUBLIC KEY-----\nMFkwEwYH\n-----END PUBLIC KEY-----")).toEqual([]);
 		expect(privateKeySpans("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----")).toEqual([]);
