@@ -302,7 +302,7 @@ const CHUNK_CHARS = 64 * 1024;
  * cookies, private keys) and secretlint's recommended preset, each on the text as a reader sees it (escapes decoded,
  * invisible characters dropped); Longhaul's finders read it with its terminal escapes kept too, where one may have
  * taken a letter that was text. Off only when the user set `redact: false`. `chunkChars` and `holdMs` are for
- * tests: what it gives does not depend on them.
+ * tests: what it gives does not depend on them, but for the AWS rule's chained matches (chunks.ts `lintWindows`).
  */
 export function createRedactor(enabled: boolean, chunkChars = CHUNK_CHARS, holdMs = HOLD_MS): Redactor {
 	const redactAll = async (texts: readonly string[]): Promise<string[]> =>
