@@ -287,6 +287,36 @@ describe("lintWindows", () => {
 				[2, 7],
 			],
 		],
+		[
+			"a window that ends as it reaches the size, not a line later",
+			"aa\nbb\ncc\ndd\nee",
+			8,
+			[
+				[0, 8],
+				[3, 11],
+				[6, 14],
+			],
+		],
+		[
+			"each later window its own size from its own start",
+			"a\nb\nc\nd\ne\nf\ng\nh",
+			7,
+			[
+				[0, 7],
+				[4, 11],
+				[8, 15],
+			],
+		],
+		[
+			"empty lines as lines, the first too",
+			"\n\na\nb\nc",
+			1,
+			[
+				[0, 3],
+				[1, 5],
+				[2, 7],
+			],
+		],
 		["one window for a text no longer than the size", "a\nb\nc\nd", 7, [[0, 7]]],
 		["one window for one line, however long", "x".repeat(50), 4, [[0, 50]]],
 	])("gives %s", (_, text, size, want) => {
