@@ -12,11 +12,17 @@ import { is, isCount, isPast, isPlural } from "./words.js";
 export interface RuleWordAt {
 	/** The rule word, "do" for "do not". */
 	readonly word: string;
-	/** The clause's words before the rule word, lead-ins left out, and after it (after "not" for "do not"). */
+	/**
+	 * The clause's words before the rule word, lead-ins left out, and after it (after "not" for "do not"): the nearest
+	 * 16 on each side at most.
+	 */
 	readonly before: readonly string[];
 	readonly after: readonly string[];
-	/** The text of the rule word's piece (between conjunctions that open a rule), and where the rule word starts in it. */
-	readonly piece: string;
+	/**
+	 * Where a pattern is first found in the rule word's piece (between conjunctions that open a rule), -1 where
+	 * nowhere, and where the rule word starts in it.
+	 */
+	readonly search: (pattern: RegExp) => number;
 	readonly offset: number;
 }
 
@@ -51,7 +57,7 @@ export const EXCEPTIONS: readonly Exception[] = [
 		reads: "one-off",
 		example: "don't push yet",
 		unlike: "don't push to main",
-		applies: (at) => at.piece.search(FOR_NOW) >= 0,
+		applies: (at) => at.search(FOR_NOW) >= 0,
 	},
 	{
 		// One after it is what the rule is about: "never cancel a deploy", "never use obsolete APIs".
@@ -61,7 +67,7 @@ export const EXCEPTIONS: readonly Exception[] = [
 		unlike: "always use tabs",
 		applies: (at) =>
 			[...WITHDRAWAL_PHRASES, ...READER_WITHDRAWALS].some((phrase) => {
-				const start = at.piece.search(phrase);
+				const start = at.search(phrase);
 				return start >= 0 && start <= at.offset;
 			}),
 	},

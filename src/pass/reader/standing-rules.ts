@@ -85,18 +85,30 @@ function followsNounPhrase(tokens: readonly Token[], at: number): boolean {
 }
 
 /**
+ * For each token, the last token before it that opens a clause about a noun (a relative pronoun after a noun phrase),
+ * or -1: found once for a clause, not again for each of its rule words.
+ */
+function relativesBefore(tokens: readonly Token[]): Int32Array {
+	const out = new Int32Array(tokens.length);
+	let last = -1;
+	for (const [i, token] of tokens.entries()) {
+		out[i] = last;
+		if (is("relative", token.word) && followsNounPhrase(tokens, i)) last = i;
+	}
+	return out;
+}
+
+/**
  * The rule word at `index` stands in a clause about a noun ("a flag that keeps only lines", "a script that never
  * …", "the invariant that every line must …"), so it describes that noun whatever opens the sentence. "never",
  * "always" and "only" belong to such a clause to its end; a modal only when the clause has a subject of its own or
  * the modal comes right after the pronoun, since one further on is the main verb's ("every function that touches
  * the network must be mocked" is a norm).
  */
-function inClauseAboutNoun(tokens: readonly Token[], index: number): boolean {
+function inClauseAboutNoun(tokens: readonly Token[], index: number, relatives: Int32Array): boolean {
 	const modal =
 		is("deontic", wordAt(tokens, index)) || wordAt(tokens, index) === "don't" || wordAt(tokens, index) === "do";
-	const at = tokens
-		.slice(0, index)
-		.findLastIndex((token, back) => is("relative", token.word) && followsNounPhrase(tokens, back));
+	const at = relatives[index] ?? -1;
 	if (at === -1) return false;
 	if (!modal) return true;
 	const next = wordAt(tokens, at + 1);
@@ -158,21 +170,42 @@ function instructs(tokens: readonly Token[], start: number, index: number): bool
 // Clauses with a rule
 // ---------------------------------------------------------------------------------------------------------------
 
-/** The rule word at `index` as the named exceptions read it. */
+/**
+ * The most words before and after a rule word the named exceptions are given: they read the nearest few, and whether
+ * any stand there. All of them, copied for each rule word, made a clause of thousands of words quadratic.
+ */
+const WORDS_AROUND = 16;
+
+/**
+ * Where each pattern is first found in `text` (-1 where nowhere), each searched once however often asked: a piece's
+ * rule words share its searches.
+ */
+function searcher(text: string): (pattern: RegExp) => number {
+	const found = new Map<RegExp, number>();
+	return (pattern) => {
+		const known = found.get(pattern);
+		if (known !== undefined) return known;
+		const at = text.search(pattern);
+		found.set(pattern, at);
+		return at;
+	};
+}
+
+/** The rule word at `index`, in the piece that starts at `from` and is searched by `search`, as the named exceptions read it. */
 function ruleWordAt(
-	clause: string,
 	tokens: readonly Token[],
+	words: readonly string[],
 	start: number,
-	piece: readonly [number, number],
 	index: number,
+	from: number,
+	search: (pattern: RegExp) => number,
 ): RuleWordAt {
-	const from = tokens[piece[0]]?.start ?? 0;
-	const words = tokens.map((token) => token.word);
+	const after = index + ruleLength(tokens, index);
 	return {
 		word: wordAt(tokens, index),
-		before: words.slice(start, index),
-		after: words.slice(index + ruleLength(tokens, index)),
-		piece: clause.slice(from, tokens[piece[1]]?.start ?? clause.length),
+		before: words.slice(Math.max(start, index - WORDS_AROUND), index),
+		after: words.slice(after, after + WORDS_AROUND),
+		search,
 		offset: (tokens[index]?.start ?? 0) - from,
 	};
 }
@@ -193,17 +226,17 @@ function pieces(tokens: readonly Token[]): [number, number][] {
 function clauseHasRule(clause: string, exceptions: readonly Exception[]): boolean {
 	const tokens = tokenize(clause);
 	const start = firstSpoken(tokens);
-	const directive = DIRECTIVE.test(
-		tokens
-			.slice(start)
-			.map((token) => token.word)
-			.join(" "),
-	);
+	const words = tokens.map((token) => token.word);
+	const directive = DIRECTIVE.test(words.slice(start).join(" "));
+	let relatives: Int32Array | undefined;
 	for (const piece of pieces(tokens)) {
+		const from = tokens[piece[0]]?.start ?? 0;
+		const search = searcher(clause.slice(from, tokens[piece[1]]?.start ?? clause.length));
 		for (let index = Math.max(piece[0], start); index < piece[1]; index++) {
 			if (ruleLength(tokens, index) === 0) continue;
-			if (exceptionAt(ruleWordAt(clause, tokens, start, piece, index), exceptions) !== undefined) continue;
-			if (inClauseAboutNoun(tokens, index)) continue;
+			if (exceptionAt(ruleWordAt(tokens, words, start, index, from, search), exceptions) !== undefined) continue;
+			relatives ??= relativesBefore(tokens);
+			if (inClauseAboutNoun(tokens, index, relatives)) continue;
 			if (directive || instructs(tokens, start, index)) return true;
 		}
 	}

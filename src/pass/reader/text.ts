@@ -16,7 +16,9 @@ export interface Token {
  * A word: letters and digits joined by `'`, `.`, `-` or `/` ("don't", "index.ts", "v1.2", "non-stop", "src/only"),
  * with a leading flag, path or sigil mark kept on it so "--only" and "/stop" are not rule words.
  */
-const TOKEN = /[-/@#$~]*[\p{L}\p{N}_]+(?:['.\-/][\p{L}\p{N}_]+)*/gu;
+// Started only where no `-/@#$~` stands before: within a run of them a start fails as the run's own first does, and
+// trying each of them made a run of a megabyte of `#` quadratic.
+const TOKEN = /(?<![-/@#$~])[-/@#$~]*[\p{L}\p{N}_]+(?:['.\-/][\p{L}\p{N}_]+)*/gu;
 
 export function tokenize(text: string): Token[] {
 	return [...text.matchAll(TOKEN)].map((match) => ({ word: match[0], start: match.index ?? 0 }));
@@ -145,9 +147,10 @@ export function unrelayed(sentence: string): string {
 
 /**
  * A sentence ends at a line break, or at `.`, `!` or `?` (closing quotes and brackets after it) followed by white
- * space or the end, so "index.ts", "v1.2" and "example.com/?q=1" stay whole.
+ * space or the end, so "index.ts", "v1.2" and "example.com/?q=1" stay whole. A run of marks is read from its first
+ * (as TOKEN's prefix run is).
  */
-const SENTENCE_END = /[.!?]+["'\u201d\u00bb)\]]*(?=\s|$)|\n/g;
+const SENTENCE_END = /(?<![.!?])[.!?]+["'\u201d\u00bb)\]]*(?=\s|$)|\n/g;
 
 /** Abbreviations whose closing period ends no sentence ("e.g. never …"). */
 const ABBREVIATIONS = new Set(["e.g", "i.e", "eg", "ie", "cf", "vs", "viz", "approx", "incl", "esp", "aka", "a.k.a"]);
@@ -177,7 +180,7 @@ export function sentences(text: string): string[] {
 
 /** A closing tag that asks for no answer but an acknowledgement: "never push to main, ok?". */
 const CLOSING_TAG =
-	/(?:^|[\s,;:\-\u2013\u2014]+)(?:(?:is that|are we) )?(?:ok|okay|k|alright|all right|got it|understood|clear|capisce|deal|agreed|sounds? good)[\s?!.]*$/;
+	/(?:^|(?<![\s,;:\-\u2013\u2014])[\s,;:\-\u2013\u2014]+)(?:(?:is that|are we) )?(?:ok|okay|k|alright|all right|got it|understood|clear|capisce|deal|agreed|sounds? good)[\s?!.]*$/;
 
 /** Worded as a question even without its mark: an auxiliary then a subject, or a wh-word then an auxiliary. */
 function questionForm(sentence: string): boolean {
@@ -187,9 +190,19 @@ function questionForm(sentence: string): boolean {
 	return (is("questionAux", head) && is("questionSubject", next)) || (is("wh", head) && is("whFollower", next));
 }
 
+/** What closes a sentence after its words: quote marks, brackets, white space. */
+const CLOSER = /["'\u201d\u00bb)\]\s]/;
+
+/** `sentence` without the closers at its end, read back one by one (a pattern anchored at the end is tried from every place). */
+function withoutClosers(sentence: string): string {
+	let end = sentence.length;
+	while (end > 0 && CLOSER.test(sentence.charAt(end - 1))) end--;
+	return sentence.slice(0, end);
+}
+
 /** The sentence as a statement to read, or undefined when it is a question; a closing "ok?" is taken off. */
 export function statement(sentence: string): string | undefined {
-	const body = sentence.replace(/["'\u201d\u00bb)\]\s]+$/, "");
+	const body = withoutClosers(sentence);
 	if (!body.endsWith("?")) return questionForm(body) ? undefined : body;
 	const tag = CLOSING_TAG.exec(body);
 	if (tag === null) return undefined;

@@ -1,0 +1,82 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { sentences, statement, tokenize } from "../../../../src/pass/reader/text.js";
+import { params } from "../../../properties/laws.js";
+
+// The reader's patterns as they stood before they were made linear (2026-12-07), as the oracle: a run of `#`, of
+// dots or of commas was tried from each of its characters, and a run of blanks was trimmed by a pattern anchored at
+// the end, each quadratic in the run.
+const OLD_TOKEN = /[-/@#$~]*[\p{L}\p{N}_]+(?:['.\-/][\p{L}\p{N}_]+)*/gu;
+const OLD_SENTENCE_END = /[.!?]+["'\u201d\u00bb)\]]*(?=\s|$)|\n/g;
+const ABBREVIATIONS = new Set(["e.g", "i.e", "eg", "ie", "cf", "vs", "viz", "approx", "incl", "esp", "aka", "a.k.a"]);
+
+function oldSentences(text: string): string[] {
+	const out: string[] = [];
+	let from = 0;
+	for (const match of text.matchAll(OLD_SENTENCE_END)) {
+		const at = match.index ?? 0;
+		const word = /[\p{L}.]+$/u.exec(text.slice(Math.max(0, at - 8), at))?.[0] ?? "";
+		if (match[0] === "." && ABBREVIATIONS.has(word.replace(/^\.+/, ""))) continue;
+		out.push(text.slice(from, at + match[0].length).trim());
+		from = at + match[0].length;
+	}
+	out.push(text.slice(from).trim());
+	return out;
+}
+
+/** Text made of the characters the patterns treat specially, in runs, and words. */
+const special = fc
+	.array(
+		fc.constantFrom("#", "-", "/", "@", "~", "$", ".", "!", "?", ",", ";", ":", '"', "'", ")", "]", "\u201d", " "),
+		{ maxLength: 6 },
+	)
+	.map((cs) => cs.join(""));
+const text = fc
+	.array(
+		fc.oneof(special, fc.constantFrom("a", "e.g", "index.ts", "never", "ok", "v1.2", "\n", "  ", "\u00e9t\u00e9")),
+		{
+			maxLength: 30,
+		},
+	)
+	.map((parts) => parts.join(""));
+
+describe("the reader's text, read in linear time", () => {
+	it("tokenizes as the pattern tried from every character did", () => {
+		fc.assert(
+			fc.property(text, (t) => {
+				const want = [...t.matchAll(OLD_TOKEN)].map((m) => ({ word: m[0], start: m.index ?? 0 }));
+				expect(tokenize(t)).toEqual(want);
+			}),
+			params({ numRuns: 2000 }),
+		);
+	});
+
+	it("cuts sentences where the pattern tried from every character did", () => {
+		fc.assert(
+			fc.property(text, (t) => {
+				expect(sentences(t)).toEqual(oldSentences(t));
+			}),
+			params({ numRuns: 2000 }),
+		);
+	});
+
+	it("reads a statement with its closing quotes, brackets and blanks taken off as the anchored pattern did", () => {
+		fc.assert(
+			fc.property(text, (t) => {
+				expect(statement(t)).toEqual(statement(t.replace(/["'\u201d\u00bb)\]\s]+$/, "")));
+			}),
+			params({ numRuns: 2000 }),
+		);
+	});
+
+	it.each([
+		["never push to main, ok?", "never push to main"],
+		["never push to main,,, ok?", "never push to main"],
+		["never push to main - got it?", "never push to main"],
+		["never push to main ,;: \u2014 sounds good?", "never push to main"],
+		["ok?", ""],
+		["never push to main,, maybe?", undefined],
+	])("takes a closing tag after a run of separators off %j, from the run's first", (sentence, want) => {
+		expect(statement(sentence)).toBe(want);
+	});
+});
