@@ -44,7 +44,7 @@ function objectEnd(text: string, start: number): number | undefined {
 
 /** Texts that may be the JSON object: fenced blocks, the whole reply, then balanced `{…}` stretches in order. */
 function* candidates(text: string): Generator<string> {
-	for (const match of text.matchAll(/```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n([\s\S]*?)```/g)) yield match[1] ?? "";
+	for (const match of text.matchAll(/```[ \t]*(?:(?:json|JSON|jsonc)[ \t]*)?\r?\n([\s\S]*?)```/g)) yield match[1] ?? "";
 	yield text;
 	let from = 0;
 	for (let tries = 0; tries < MAX_STARTS; tries++) {

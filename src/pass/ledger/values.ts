@@ -30,7 +30,7 @@ const always = (): boolean => true;
 const KINDS: readonly Kind[] = [
 	{
 		name: "port",
-		pattern: /(?:(?:\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1?\]):|\bport\s*[:=]?\s*)(?<v>\d{2,5})(?!\d)/gi,
+		pattern: /(?:(?:\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1?\]):|\bport(?:\s*[:=]\s*|\s*))(?<v>\d{2,5})(?!\d)/gi,
 		fromEnd: false,
 		accept: (value) => Number(value) <= 65_535,
 	},

@@ -16,6 +16,20 @@ describe("the JSON object in a model reply", () => {
 		expect(found('Here it is:\n```json\n{"labels": [1]}\n```\nDone.')).toEqual({ labels: [1] });
 	});
 
+	it.each(["```\n", "```json\n", "``` \t json \t\r\n", "```jsonc  \n", "```\t\n"])(
+		"reads the object in a fence opened by %j",
+		(open) => {
+			// The fenced object differs from the one after the fence, so only a fence read as one gives it.
+			expect(found(`${open}{"labels": [1]}\n\`\`\`\n{"labels": [2]}`)).toEqual({ labels: [1] });
+		},
+	);
+
+	it("reads no fence opened by a word other than json, nor by blanks that a word ends", () => {
+		// Read as fences, each would give the object inside it before the one that comes first.
+		expect(found('{"labels": [2]}\n```yaml\n{"labels": [1]}\n```')).toEqual({ labels: [2] });
+		expect(found(`{"labels": [3]}\n\`\`\`${" ".repeat(40)}x\n{"labels": [4]}\n\`\`\``)).toEqual({ labels: [3] });
+	});
+
 	it("reads an object in prose, braces inside strings included", () => {
 		expect(found('Sure! {"labels": ["a } b { c"]} hope that helps')).toEqual({ labels: ["a } b { c"] });
 	});

@@ -17,6 +17,23 @@ describe("values learned from command output", () => {
 		expect(named("bound 127.0.0.1:9229 and [::1]:3000", "port")).toEqual(["9229", "3000"]);
 	});
 
+	it.each([
+		"port 8080",
+		"port8080",
+		"port: 8080",
+		"port=8080",
+		"PORT = 8080",
+		"port\t:\t8080",
+		"port\n\n8080",
+		"port  \n  =\n  8080",
+	])("learns a port after 'port', blanks and at most one ':' or '=' between: %j", (output) => {
+		expect(named(output, "port")).toEqual(["8080"]);
+	});
+
+	it.each(["port :: 8080", "port =: 8080", "port - 8080"])("learns no port past anything else: %j", (output) => {
+		expect(named(output, "port")).toEqual([]);
+	});
+
 	it("refuses a number that cannot be a port", () => {
 		expect(named("localhost:99999", "port")).toEqual([]);
 	});
