@@ -25,7 +25,41 @@ export function words(text: string): string[] {
 	const out: string[] = [];
 	for (const [run] of readable(text).toLowerCase().matchAll(WORD_RUN)) {
 		if (ASCII.test(run)) out.push(run);
-		else for (const { segment } of segmenter.segment(run)) out.push(segment);
+		else segmentRun(run, out);
 	}
 	return out;
+}
+
+/**
+ * The most characters of a run segmented at once. ICU's word segmenter takes superlinear time on a long run with
+ * no break in it (64K characters of Chinese take 0.6 s, 128K take 32 s), and runs come from strangers' text, so a
+ * longer run is segmented a window at a time, which keeps the cost linear. Exported for tests.
+ */
+export const WINDOW = 1000;
+
+/**
+ * Pushes the words of a run, segmented a window at a time. The last word of a window may be cut by its edge, so it
+ * is left to the next window, which starts where that word does; a window that is one word is cut at its end. An
+ * edge never falls inside a surrogate pair, where the segmenter would see a break (`👍🏽` cut off its skin tone).
+ */
+function segmentRun(run: string, out: string[]): void {
+	for (let start = 0; start < run.length; ) {
+		let end = Math.min(start + WINDOW, run.length);
+		if (end < run.length && isLowSurrogate(run.charCodeAt(end))) end--;
+		let last: Intl.SegmentData | undefined;
+		for (const part of segmenter.segment(run.slice(start, end))) {
+			if (last !== undefined) out.push(last.segment);
+			last = part;
+		}
+		if (last !== undefined && last.index > 0 && end < run.length) start += last.index;
+		else {
+			if (last !== undefined) out.push(last.segment);
+			start = end;
+		}
+	}
+}
+
+/** Whether a code unit is the second half of a surrogate pair, where a window must not end. */
+function isLowSurrogate(code: number): boolean {
+	return code >= 0xdc00 && code <= 0xdfff;
 }
