@@ -11,6 +11,7 @@ import { readerBench } from "./reader-bench.js";
 import { recallBench } from "./recall-bench.js";
 import { redactBench } from "./redact-bench.js";
 import { npmStateBench, stateBench } from "./state-bench.js";
+import { strangersTextBench } from "./strangers-text-bench.js";
 
 /** `longhaul bench` (`npm run bench`): prints each figure as it is measured; takes no arguments. */
 export async function runBench(argv: readonly string[]): Promise<CliResult> {
@@ -38,5 +39,6 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 		resolve(root, "test/fixtures/demo/demo.jsonl"),
 	]);
 	readerBench(resolve(root, "test/fixtures/reader-corpus"), shared);
+	strangersTextBench();
 	return { stdout: "", stderr: "", code: 0 };
 }

@@ -1,0 +1,80 @@
+import { words } from "../src/adapters/recall/words.js";
+import { jsonObjectIn } from "../src/pass/answer/json-in-text.js";
+import { valueEvents } from "../src/pass/ledger/values.js";
+import { readsAsStandingRule } from "../src/pass/reader/index.js";
+import { median, report, timeRuns } from "./measure.js";
+
+// The readers of strangers' text other than the redactor (bench/redact-bench.ts), each on the worst input a hunt found
+// for it (2026-12-07): a user's message for the standing-rule reader, a command's output for the ledger's values, a
+// model's reply for the JSON in it, any passage for recall's words. Each input is timed at a size and at four times that size: a reader linear in its
+// text grows about 4x, one quadratic 16x.
+
+interface Worst {
+	readonly name: string;
+	/** The input of `chars` characters. */
+	readonly input: (chars: number) => string;
+	readonly read: (text: string) => unknown;
+	/** The smaller size; the larger is four times it. */
+	readonly chars: number;
+}
+
+const rule = (text: string) => readsAsStandingRule(text);
+
+const WORST: readonly Worst[] = [
+	{
+		name: "a quoted passage in a user's message",
+		input: (n) => `He wrote "${"lorem ipsum ".repeat(n / 12)}" and left`,
+		read: rule,
+		chars: 16_384,
+	},
+	{
+		name: "a run of dots in a user's message",
+		input: (n) => `tests/test_a.py ${".".repeat(n)}F`,
+		read: rule,
+		chars: 16_384,
+	},
+	{ name: "a run of # in a user's message", input: (n) => "#".repeat(n), read: rule, chars: 16_384 },
+	{ name: "a run of commas before a question", input: (n) => `x${",".repeat(n)}y?`, read: rule, chars: 16_384 },
+	{
+		name: "rule words all through one clause",
+		input: (n) => "the test never passes when the build only fails and it always hangs ".repeat(n / 68),
+		read: rule,
+		chars: 2_048,
+	},
+	{
+		name: "'port' and blanks in a command's output",
+		input: (n) => `Listening on port${" ".repeat(n)}`,
+		read: (output) => valueEvents([{ id: "C1", output }]),
+		chars: 4_096,
+	},
+	{
+		name: "a fence and blanks in a model's reply",
+		input: (n) => `\`\`\`${" ".repeat(n)}x`,
+		read: (reply) => jsonObjectIn(reply, ["labels"]),
+		chars: 16_384,
+	},
+	{
+		name: "Chinese with no break, for recall's words",
+		input: (n) => "我们今天去学校学习中文".repeat(n / 11),
+		read: words,
+		chars: 16_384,
+	},
+];
+
+/** How each reader's time grows with four times the text, on its worst input: at most 6x (linear is 4x). */
+export function strangersTextBench(): void {
+	process.stdout.write("\nReaders of strangers' text on their worst inputs (time at 4x the text, against 1x):\n");
+	for (const worst of WORST) {
+		const small = worst.input(worst.chars);
+		const large = worst.input(4 * worst.chars);
+		const smallMs = median(timeRuns(5, () => worst.read(small)));
+		const largeMs = median(timeRuns(5, () => worst.read(large)));
+		const growth = largeMs / Math.max(smallMs, 0.001);
+		report(
+			`text cost, ${worst.name}`,
+			`${growth.toFixed(1)}x (${smallMs.toFixed(1)} -> ${largeMs.toFixed(1)} ms, ${large.length} chars)`,
+			"<= 6x for 4x the text",
+			growth <= 6,
+		);
+	}
+}
