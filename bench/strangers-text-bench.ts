@@ -1,4 +1,5 @@
 import { words } from "../src/adapters/recall/words.js";
+import { ownWords, userText } from "../src/events/index.js";
 import { jsonObjectIn } from "../src/pass/answer/json-in-text.js";
 import { valueEvents } from "../src/pass/ledger/values.js";
 import { readsAsStandingRule } from "../src/pass/reader/index.js";
@@ -35,6 +36,18 @@ const WORST: readonly Worst[] = [
 	},
 	{ name: "a run of # in a user's message", input: (n) => "#".repeat(n), read: rule, chars: 16_384 },
 	{ name: "a run of commas before a question", input: (n) => `x${",".repeat(n)}y?`, read: rule, chars: 16_384 },
+	{
+		name: "guillemets never closed in a user's message",
+		input: (n) => "\u00ab a".repeat(n / 3),
+		read: ownWords,
+		chars: 16_384,
+	},
+	{
+		name: "goal tags never closed in a user's message",
+		input: (n) => "<goal>".repeat(n / 6),
+		read: userText,
+		chars: 65_536,
+	},
 	{
 		name: "rule words all through one clause",
 		input: (n) => "the test never passes when the build only fails and it always hangs ".repeat(n / 68),

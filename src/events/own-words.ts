@@ -7,14 +7,25 @@ export const QUOTED_WORDS = 6;
  * Pairs of quote marks: straight, German (closing with either curly mark; read before curly quotes, whose opening
  * mark is the German closing one), curly, guillemets both ways, inline code.
  */
-const QUOTES: readonly RegExp[] = [
-	/"([^"]*)"/g,
-	/\u201e([^\u201c\u201d]*)[\u201c\u201d]/g,
-	/\u201c([^\u201d]*)\u201d/g,
-	/\u00ab([^\u00bb]*)\u00bb/g,
-	/\u00bb([^\u00ab]*)\u00ab/g,
-	/`([^`\n]*)`/g,
+const QUOTES: readonly { readonly pattern: RegExp; readonly closers: string }[] = [
+	{ pattern: /"([^"]*)"/g, closers: '"' },
+	{ pattern: /\u201e([^\u201c\u201d]*)[\u201c\u201d]/g, closers: "\u201c\u201d" },
+	{ pattern: /\u201c([^\u201d]*)\u201d/g, closers: "\u201d" },
+	{ pattern: /\u00ab([^\u00bb]*)\u00bb/g, closers: "\u00bb" },
+	{ pattern: /\u00bb([^\u00ab]*)\u00ab/g, closers: "\u00ab" },
+	{ pattern: /`([^`\n]*)`/g, closers: "`" },
 ];
+
+/**
+ * The text up to its last closing mark of `closers`: an opening mark after it has no match, and the pattern read on
+ * to the text's end from each such mark (`« a` repeated was quadratic). Before it, each opening mark the pattern
+ * reads from has a closing mark after it (inline code's stops at a line's end, so it reads no further than that).
+ */
+function toLastCloser(text: string, closers: string): string {
+	let end = -1;
+	for (const closer of closers) end = Math.max(end, text.lastIndexOf(closer));
+	return text.slice(0, end + 1);
+}
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const BLOCKQUOTE = /^[ \t]*>/;
@@ -64,9 +75,9 @@ export function ownWords(text: string): string {
 	blankOutsideQuotable(chars, text);
 	blankFencesAndBlockquotes(chars, text);
 	let current = chars.join("");
-	for (const pattern of QUOTES) {
+	for (const { pattern, closers } of QUOTES) {
 		const next = current.split("");
-		for (const match of current.matchAll(pattern)) {
+		for (const match of toLastCloser(current, closers).matchAll(pattern)) {
 			if (wordCount(match[1] ?? "") < QUOTED_WORDS) continue;
 			const start = match.index ?? 0;
 			blank(next, start, start + match[0].length);

@@ -108,18 +108,29 @@ function materialOf(text: string): Material[] {
  * whose template wraps the objective in `<objective>` (or `<untrusted_objective>`, or `<goal>`) tags; the template
  * around it is the extension's text, not the user's. A user who writes such tags by hand is read the same way.
  */
-const GOAL_TAGS = /<(goal|objective|untrusted_objective)>([\s\S]*?)<\/\1>/g;
+const GOAL_TAG = /<(goal|objective|untrusted_objective)>/g;
 
-/** Inside the goal tags of the text, when it has any; else undefined. */
-function goalRegions(text: string): Region[] | undefined {
+/**
+ * Inside the goal tags of the text, when it has any; else undefined. Each opening tag is paired with the first closing
+ * tag of its name after it, as `<(goal|…)>([\s\S]*?)<\/\1>` pairs them; one with none after it is passed over at
+ * once (the last closing tag of each name is looked up first), where that pattern read on to the text's end from
+ * each, so opening tags never closed were quadratic. Exported for tests.
+ */
+export function goalRegions(text: string): Region[] | undefined {
 	const regions: Region[] = [];
-	let tagged = false;
-	for (const match of text.matchAll(GOAL_TAGS)) {
-		tagged = true;
-		const open = (match.index ?? 0) + (match[1]?.length ?? 0) + 2;
-		regions.push({ start: open, end: open + (match[2]?.length ?? 0) });
+	const lastClose = new Map<string, number>();
+	GOAL_TAG.lastIndex = 0;
+	for (let tag = GOAL_TAG.exec(text); tag !== null; tag = GOAL_TAG.exec(text)) {
+		const name = tag[1] ?? "";
+		const close = `</${name}>`;
+		if (!lastClose.has(name)) lastClose.set(name, text.lastIndexOf(close));
+		const open = tag.index + tag[0].length;
+		if ((lastClose.get(name) ?? -1) < open) continue;
+		const end = text.indexOf(close, open);
+		regions.push({ start: open, end });
+		GOAL_TAG.lastIndex = end + close.length;
 	}
-	return tagged ? regions : undefined;
+	return regions.length > 0 ? regions : undefined;
 }
 
 /** `regions` with every material region cut out of them, each piece trimmed, empty ones left out. */

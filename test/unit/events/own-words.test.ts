@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ownWords, QUOTED_WORDS } from "../../../src/events/own-words.js";
+import { params } from "../../properties/laws.js";
 
 const words = (text: string) => ownWords(text).replace(/\s+/g, " ").trim();
 
@@ -62,5 +64,43 @@ describe("the user's own words", () => {
 		expect(words("log:\n~~~\nrule lifted\n```\nstill in the fence")).toBe("log:");
 		expect(words("log:\n````\nrule lifted\n```\nstill in the fence")).toBe("log:");
 		expect(words("log:\n```\nrule lifted\n````\nmine")).toBe("log: mine");
+	});
+});
+
+// The quote patterns as they stood before each read stopped at its last closing mark (2026-12-07), as the oracle.
+const OLD_QUOTES = [
+	/"([^"]*)"/g,
+	/\u201e([^\u201c\u201d]*)[\u201c\u201d]/g,
+	/\u201c([^\u201d]*)\u201d/g,
+	/\u00ab([^\u00bb]*)\u00bb/g,
+	/\u00bb([^\u00ab]*)\u00ab/g,
+	/`([^`\n]*)`/g,
+];
+
+function oldQuotesBlanked(text: string): string {
+	let current = text;
+	for (const pattern of OLD_QUOTES) {
+		const next = current.split("");
+		for (const match of current.matchAll(pattern)) {
+			if ((match[1] ?? "").split(/\s+/).filter((w) => w !== "").length < QUOTED_WORDS) continue;
+			const start = match.index ?? 0;
+			for (let i = start; i < start + match[0].length; i++) if (next[i] !== "\n") next[i] = " ";
+		}
+		current = next.join("");
+	}
+	return current;
+}
+
+describe("ownWords, read in linear time", () => {
+	it("blanks the quoted passages the patterns read to the text's end found, opening marks never closed and all", () => {
+		// No fence, blockquote or goal tag can form: a backtick is always followed by a letter.
+		const part = fc.constantFrom('"', "\u201e", "\u201c", "\u201d", "\u00ab", "\u00bb", "`a", " ", "\n", "one ", "two");
+		fc.assert(
+			fc.property(fc.array(part, { maxLength: 60 }), (parts) => {
+				const text = parts.join("");
+				expect(ownWords(text)).toBe(oldQuotesBlanked(text));
+			}),
+			params({ numRuns: 3000 }),
+		);
 	});
 });

@@ -1,7 +1,7 @@
 import { parseSkillBlock } from "@mariozechner/pi-coding-agent";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { userText } from "../../../src/events/user-text.js";
+import { goalRegions, userText } from "../../../src/events/user-text.js";
 import { params } from "../../properties/laws.js";
 
 const quoted = (text: string) => userText(text).own.map((r) => text.slice(r.start, r.end));
@@ -207,5 +207,35 @@ describe("goal tags beside pi's material", () => {
 	it("a goal the user writes before pi's notes on an image is read alone, without the text after it", () => {
 		const text = `fix the layout: <goal>the header fits on one line</goal> as in the mockup\n\n${DIMENSION_NOTE}`;
 		expect(quoted(text)).toEqual(["the header fits on one line"]);
+	});
+});
+
+describe("goalRegions, read in linear time", () => {
+	// The pattern as it stood before opening tags with no closing tag after them were passed over at once (2026-12-07).
+	const OLD_GOAL_TAGS = /<(goal|objective|untrusted_objective)>([\s\S]*?)<\/\1>/g;
+
+	it("pairs each opening tag with the first closing tag of its name after it, as the pattern did", () => {
+		const part = fc.constantFrom(
+			"<goal>",
+			"</goal>",
+			"<objective>",
+			"</objective>",
+			"<untrusted_objective>",
+			"</untrusted_objective>",
+			"<goal",
+			"x",
+			"\n",
+		);
+		fc.assert(
+			fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
+				const text = parts.join("");
+				const want = [...text.matchAll(OLD_GOAL_TAGS)].map((m) => {
+					const start = (m.index ?? 0) + (m[1]?.length ?? 0) + 2;
+					return { start, end: start + (m[2]?.length ?? 0) };
+				});
+				expect(goalRegions(text)).toEqual(want.length > 0 ? want : undefined);
+			}),
+			params({ numRuns: 3000 }),
+		);
 	});
 });
