@@ -33,7 +33,11 @@ function commandIds(folded: Folded): { byCall: Map<string, string>; userRuns: Ma
 	const userRuns = new Map<string, string[]>();
 	for (const c of folded.state.commands) {
 		if (c.toolCallId !== null) byCall.set(c.toolCallId, c.id);
-		else userRuns.set(c.command, [...(userRuns.get(c.command) ?? []), c.id]);
+		else {
+			const runs = userRuns.get(c.command);
+			if (runs === undefined) userRuns.set(c.command, [c.id]);
+			else runs.push(c.id);
+		}
 	}
 	return { byCall, userRuns };
 }
@@ -58,6 +62,25 @@ function passageOf(message: Message, where: string, turn: string, ids: ReturnTyp
 }
 
 /**
+ * For each entry before `end`, the name of the first compaction in branch order whose kept boundary is past it
+ * ("compacted" where none is). Read with a cursor over the boundaries' running maximum, which only grows: the first
+ * compaction past an entry is the first whose running maximum is. Exported for tests.
+ */
+export function compactedBy(
+	spans: readonly { readonly boundary: number; readonly name: string }[],
+	end: number,
+): string[] {
+	const out: string[] = [];
+	let at = 0;
+	let reach = spans[0]?.boundary ?? -1;
+	for (let i = 0; i < end; i++) {
+		while (at < spans.length && reach <= i) reach = Math.max(reach, spans[++at]?.boundary ?? -1);
+		out.push(spans[at]?.name ?? "compacted");
+	}
+	return out;
+}
+
+/**
  * Everything compacted on the branch (before the newest compaction's kept boundary): user and assistant text
  * (never thinking) and tool outputs, each named by its command's `C<n>`, or by the span that compacted it and the
  * `u<n>` of its turn. Empty when nothing is compacted.
@@ -67,7 +90,7 @@ export function compactedPassages(folded: Folded): Passage[] {
 	const newest = newestCompaction(branch, branch.length);
 	if (newest < 0) return [];
 	const end = keptBoundary(branch, newest);
-	const spans = compactions(folded);
+	const where = compactedBy(compactions(folded), end);
 	const ids = commandIds(folded);
 	const out: Passage[] = [];
 	let users = 0;
@@ -76,9 +99,8 @@ export function compactedPassages(folded: Folded): Passage[] {
 		const message = entry === undefined ? undefined : messageOf(entry);
 		if (message === undefined) continue;
 		if (message.role === "user") users++;
-		const where = spans.find((c) => c.boundary > i)?.name ?? "compacted";
 		const turn = users === 0 ? "before u1" : `u${users}`;
-		out.push(...passageOf(message, where, turn, ids));
+		out.push(...passageOf(message, where[i] ?? "compacted", turn, ids));
 	}
 	return out;
 }

@@ -3,12 +3,13 @@ import { describe, expect, it } from "vitest";
 import { RECALL_CHARS, RECALL_TAIL_CHARS, recall } from "../../../../src/adapters/recall/by-ref.js";
 import { compactedIndex } from "../../../../src/adapters/recall/kept-index.js";
 import type { Passage } from "../../../../src/adapters/recall/passages.js";
-import { compactedPassages } from "../../../../src/adapters/recall/passages.js";
+import { compactedBy, compactedPassages } from "../../../../src/adapters/recall/passages.js";
 import { indexPassages, MAX_RESULTS, searchIndex } from "../../../../src/adapters/recall/search.js";
 import { createRedactor } from "../../../../src/adapters/redact/index.js";
 import type { Event } from "../../../../src/events/index.js";
 import { isTerminalSafe } from "../../../../src/projections/index.js";
 import { foldEntries } from "../../../../src/reducers/index.js";
+import { params } from "../../../properties/laws.js";
 import { assistant, bashCall, chain, longhaulDetails, type Raw, toolResult, user } from "../../../support/entries.js";
 import { command, note, spanClosed, userCommand } from "../../../support/events.js";
 import { leakedPiece, plantedKinds } from "../../../support/secrets.js";
@@ -247,5 +248,21 @@ describe("longhaul_recall({ ref }) of a command", () => {
 		expect(out.length).toBeLessThanOrEqual(RECALL_CHARS);
 		expect(out.split("characters left out …\n")[1]).toHaveLength(RECALL_TAIL_CHARS);
 		expect(isTerminalSafe(out)).toBe(true);
+	});
+});
+
+describe("compactedBy", () => {
+	it("names each entry by the first compaction in branch order whose kept boundary is past it, as a search from the first did", () => {
+		const spans = fc.array(
+			fc.record({ boundary: fc.integer({ min: -1, max: 30 }), name: fc.string({ maxLength: 3 }) }),
+			{ maxLength: 8 },
+		);
+		fc.assert(
+			fc.property(spans, fc.nat({ max: 40 }), (ss, end) => {
+				const want = Array.from({ length: end }, (_, i) => ss.find((c) => c.boundary > i)?.name ?? "compacted");
+				expect(compactedBy(ss, end)).toEqual(want);
+			}),
+			params({ numRuns: 2000 }),
+		);
 	});
 });
