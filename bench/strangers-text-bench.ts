@@ -1,7 +1,7 @@
 import { words } from "../src/adapters/recall/words.js";
 import { ownWords, userText } from "../src/events/index.js";
-import { jsonObjectIn } from "../src/pass/answer/json-in-text.js";
-import { valueEvents } from "../src/pass/ledger/values.js";
+import { jsonObjectIn } from "../src/pass/answer/index.js";
+import { valueEvents } from "../src/pass/ledger/index.js";
 import { readsAsStandingRule } from "../src/pass/reader/index.js";
 import { median, report, timeRuns } from "./measure.js";
 
