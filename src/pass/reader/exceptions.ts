@@ -18,11 +18,9 @@ export interface RuleWordAt {
 	 */
 	readonly before: readonly string[];
 	readonly after: readonly string[];
-	/**
-	 * Where a pattern is first found in the rule word's piece (between conjunctions that open a rule), -1 where
-	 * nowhere, and where the rule word starts in it.
-	 */
+	/** Where a pattern is first found in the rule word's piece (between conjunctions that open a rule), -1 where none. */
 	readonly search: (pattern: RegExp) => number;
+	/** Where the rule word starts in its piece. */
 	readonly offset: number;
 }
 

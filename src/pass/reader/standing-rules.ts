@@ -191,7 +191,10 @@ function searcher(text: string): (pattern: RegExp) => number {
 	};
 }
 
-/** The rule word at `index`, in the piece that starts at `from` and is searched by `search`, as the named exceptions read it. */
+/**
+ * The rule word at `index`, in the piece that starts at `from` and is searched by `search`, as the named exceptions
+ * read it.
+ */
 function ruleWordAt(
 	tokens: readonly Token[],
 	words: readonly string[],

@@ -193,7 +193,10 @@ function questionForm(sentence: string): boolean {
 /** What closes a sentence after its words: quote marks, brackets, white space. */
 const CLOSER = /["'\u201d\u00bb)\]\s]/;
 
-/** `sentence` without the closers at its end, read back one by one (a pattern anchored at the end is tried from every place). */
+/**
+ * `sentence` without the closers at its end, read back one by one: a pattern anchored at the end is tried from every
+ * place, and a long run of blanks inside the sentence made it quadratic.
+ */
 function withoutClosers(sentence: string): string {
 	let end = sentence.length;
 	while (end > 0 && CLOSER.test(sentence.charAt(end - 1))) end--;
