@@ -36,6 +36,8 @@ describe("values learned from command output", () => {
 
 	it("refuses a number that cannot be a port", () => {
 		expect(named("localhost:99999", "port")).toEqual([]);
+		expect(named("localhost:65536", "port")).toEqual([]);
+		expect(named("localhost:65535", "port")).toEqual(["65535"]);
 	});
 
 	it("learns git hashes of 7 to 40 hex digits", () => {

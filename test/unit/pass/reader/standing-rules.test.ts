@@ -140,6 +140,7 @@ const IDIOMS: readonly Row[] = [
 	["as always, thanks", NOT, "'as always' is an idiom"],
 	["not only is it slow, it is wrong", NOT, "'not only' hedges"],
 	["don't worry about the lint warnings", NOT, "'don't worry' lays down nothing"],
+	["ok so do not want to lose anything", NOT, "a lead-in is no one wanting: the words before 'do not' leave it out"],
 	["stop", NOT, "a bare 'stop' halts this turn"],
 	["stop the dev server", NOT, "'stop' of a process is a one-off"],
 	["stop adding comments to every line", RULE, "'stop' of a habit"],
