@@ -1,14 +1,15 @@
 import { words } from "../src/adapters/recall/words.js";
-import { ownWords, userText } from "../src/events/index.js";
+import { looseSearch, occurrences, ownWords, userText } from "../src/events/index.js";
 import { jsonObjectIn } from "../src/pass/answer/index.js";
 import { valueEvents } from "../src/pass/ledger/index.js";
 import { readsAsStandingRule } from "../src/pass/reader/index.js";
 import { median, report, timeRuns } from "./measure.js";
 
 // The readers of strangers' text other than the redactor (bench/redact-bench.ts), each on the worst input a hunt found
-// for it (2026-12-07): a user's message for the standing-rule reader, a command's output for the ledger's values, a
-// model's reply for the JSON in it, any passage for recall's words. Each input is timed at a size and at four times that size: a reader linear in its
-// text grows about 4x, one quadratic 16x.
+// for it (2026-12-07): a user's message for the standing-rule reader and for the search of a rule's words in it, a
+// command's output for the ledger's values, a model's reply for the JSON in it, any passage for recall's words. Each
+// input is timed at a size and at four times that size: a reader linear in its text grows about 4x, one quadratic 16x.
+// The guillemets are timed from 64K: from 16K their growth sits at 5-6x, from 64K at 3.8x (docs/evaluation.md).
 
 interface Worst {
 	readonly name: string;
@@ -20,6 +21,9 @@ interface Worst {
 }
 
 const rule = (text: string) => readsAsStandingRule(text);
+
+/** The text's second half, searched for in the whole: a stored rule's words in its message, as the fold checks them. */
+const secondHalf = (text: string) => text.slice(text.length / 2);
 
 const WORST: readonly Worst[] = [
 	{
@@ -40,7 +44,7 @@ const WORST: readonly Worst[] = [
 		name: "guillemets never closed in a user's message",
 		input: (n) => "\u00ab a".repeat(n / 3),
 		read: ownWords,
-		chars: 16_384,
+		chars: 65_536,
 	},
 	{
 		name: "goal tags never closed in a user's message",
@@ -70,6 +74,18 @@ const WORST: readonly Worst[] = [
 		name: "Chinese with no break, for recall's words",
 		input: (n) => "我们今天去学校学习中文".repeat(n / 11),
 		read: words,
+		chars: 16_384,
+	},
+	{
+		name: "a rule's words in a periodic message, verbatim",
+		input: (n) => "a".repeat(n),
+		read: (text) => occurrences(text, secondHalf(text), { start: 0, end: text.length }),
+		chars: 16_384,
+	},
+	{
+		name: "a rule's words in a periodic message, loosely",
+		input: (n) => "a ".repeat(n / 2),
+		read: (text) => looseSearch(text)(secondHalf(text)),
 		chars: 16_384,
 	},
 ];

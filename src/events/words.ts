@@ -28,16 +28,59 @@ export function onWordBoundaries(text: string, region: Region): boolean {
 	return !startsInside && !endsInside;
 }
 
+/**
+ * For each prefix of `needle`, the length of the longest prefix of it that is also its suffix and shorter than it
+ * (Knuth-Morris-Pratt's table).
+ */
+function bordersOf(needle: string): Int32Array {
+	const borders = new Int32Array(needle.length);
+	let k = 0;
+	for (let i = 1; i < needle.length; i++) {
+		const char = needle.charCodeAt(i);
+		while (k > 0 && needle.charCodeAt(k) !== char) k = borders[k - 1] ?? 0;
+		if (needle.charCodeAt(k) === char) k++;
+		borders[i] = k;
+	}
+	return borders;
+}
+
+/**
+ * Every offset in `hay` where `needle` starts, overlapping ones too, oldest first, in time linear in both.
+ *
+ * Searching again from each match plus one reads the needle once a match, and a periodic text ("aaaa…" searched for
+ * "aaa…") matches at every offset: a text's length times the needle's. So `indexOf` finds a match, and from its end
+ * Knuth-Morris-Pratt reads on, a character at a time, for as long as a prefix of the needle is open; with none open
+ * no match starts before where it stands, and `indexOf` takes over again.
+ */
+function startsIn(hay: string, needle: string): number[] {
+	const found: number[] = [];
+	if (needle === "" || hay.length < needle.length) return found;
+	const borders = bordersOf(needle);
+	const whole = borders[needle.length - 1] ?? 0;
+	let i = 0;
+	for (;;) {
+		const at = hay.indexOf(needle, i);
+		if (at < 0) return found;
+		found.push(at);
+		let open = whole;
+		for (i = at + needle.length; open > 0 && i < hay.length; i++) {
+			const char = hay.charCodeAt(i);
+			while (open > 0 && needle.charCodeAt(open) !== char) open = borders[open - 1] ?? 0;
+			if (needle.charCodeAt(open) === char) open++;
+			if (open === needle.length) {
+				found.push(i + 1 - open);
+				open = whole;
+			}
+		}
+	}
+}
+
 /** Every place `needle` stands verbatim in `text` inside `within`, oldest first. */
 export function occurrences(text: string, needle: string, within: Region): Region[] {
-	const found: Region[] = [];
-	if (needle === "") return found;
-	let at = text.indexOf(needle, within.start);
-	while (at >= 0 && at + needle.length <= within.end) {
-		found.push({ start: at, end: at + needle.length });
-		at = text.indexOf(needle, at + 1);
-	}
-	return found;
+	return startsIn(text.slice(within.start, within.end), needle).map((at) => ({
+		start: within.start + at,
+		end: within.start + at + needle.length,
+	}));
 }
 
 /** Quote marks a model may write in place of the user's: straight, curly, low and guillemets. */
@@ -73,33 +116,34 @@ function loose(text: string, within: Region): Loose {
 }
 
 /** Where a loosely read needle stands in a loosely read text, as regions of the text's own characters. */
-function searchLoose(hay: Loose, needle: string): Region[] {
-	const pin = loose(needle, { start: 0, end: needle.length }).text;
-	const found: Region[] = [];
-	if (pin === "") return found;
-	let at = hay.text.indexOf(pin);
-	while (at >= 0) {
+function searchLoose(hay: Loose, pin: string): Region[] {
+	return startsIn(hay.text, pin).flatMap((at) => {
 		const start = hay.starts[at];
 		const end = hay.ends[at + pin.length - 1];
-		if (start !== undefined && end !== undefined) found.push({ start, end });
-		at = hay.text.indexOf(pin, at + 1);
-	}
-	return found;
+		return start === undefined || end === undefined ? [] : [{ start, end }];
+	});
+}
+
+/** `needle` read loosely: each run of whitespace one space, each quote mark one `"`. */
+function loosely(needle: string): string {
+	return loose(needle, { start: 0, end: needle.length }).text;
 }
 
 /**
- * Every place `needle` stands in `text` inside `within`, oldest first, where a run of whitespace matches any other
- * run and a quote mark any other quote mark: the regions are the user's own characters, whatever the needle wrote.
+ * Where `needle` stands in a text inside a stretch, oldest first, where a run of whitespace matches any other run and a
+ * quote mark any other quote mark: the regions are the user's own characters, whatever the needle wrote. The needle is
+ * read loosely once, for every stretch searched: a message's quotable text comes in as many stretches as it quotes.
  */
-export function looseOccurrences(text: string, needle: string, within: Region): Region[] {
-	return searchLoose(loose(text, within), needle);
+export function looseFinder(needle: string): (text: string, within: Region) => Region[] {
+	const pin = loosely(needle);
+	return (text, within) => (within.end - within.start < pin.length ? [] : searchLoose(loose(text, within), pin));
 }
 
 /**
- * `looseOccurrences` over the whole of `text`, read loosely once for every needle searched: the fold checks each
- * stored rule against its message, and a message read again per rule would cost its length each time.
+ * `looseFinder` over the whole of `text`, read loosely once for every needle searched: the fold checks each stored
+ * rule against its message, and a message read again per rule would cost its length each time.
  */
 export function looseSearch(text: string): (needle: string) => Region[] {
 	const hay = loose(text, { start: 0, end: text.length });
-	return (needle) => searchLoose(hay, needle);
+	return (needle) => searchLoose(hay, loosely(needle));
 }

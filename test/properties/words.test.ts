@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, it } from "vitest";
 import type { UserMessage } from "../../src/events/messages.js";
 import { trimRegion } from "../../src/events/user-text.js";
-import { looseOccurrences, onWordBoundaries } from "../../src/events/words.js";
+import { looseFinder, onWordBoundaries } from "../../src/events/words.js";
 import { ruleWords, WHOLE_UP_TO } from "../../src/pass/accept/verify/rule-words.js";
 import { CUT_MARK, cutProse } from "../../src/pass/answer/repair.js";
 import { law } from "./laws.js";
@@ -61,7 +61,7 @@ describe("rule words found modulo whitespace and quote marks", () => {
 	it("any retyping of a stretch of a user message finds that stretch, in the user's own characters", () => {
 		law([stretch], ({ text, region, picks }) => {
 			const given = retyped(text.slice(region.start, region.end), picks);
-			const found = looseOccurrences(text, given, { start: 0, end: text.length });
+			const found = looseFinder(given)(text, { start: 0, end: text.length });
 			return found.some((r) => r.start === region.start && r.end === region.end);
 		});
 	});

@@ -1,5 +1,5 @@
 import * as E from "fp-ts/lib/Either.js";
-import { looseOccurrences } from "../../events/index.js";
+import { looseFinder } from "../../events/index.js";
 import {
 	type AcceptContext,
 	type Accepted,
@@ -100,7 +100,7 @@ function better(a: Parsed, b: Parsed): Parsed {
 function rejectedQuotes(answer: RawAnswer, accepted: Accepted): string[] {
 	const recorded = accepted.events.flatMap((e) => (e.type === "rule-added" ? [e.data.words] : []));
 	const holds = (words: string, given: string) =>
-		looseOccurrences(words, cleanWords(given), { start: 0, end: words.length }).length > 0;
+		looseFinder(cleanWords(given))(words, { start: 0, end: words.length }).length > 0;
 	return answer.labels.flatMap((label) => {
 		const given = label.words;
 		return given !== undefined && !recorded.some((words) => holds(words, given)) ? [given] : [];

@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { trimRegion } from "../../../src/events/user-text.js";
-import { looseOccurrences, occurrences, onWordBoundaries } from "../../../src/events/words.js";
+import { type Region, trimRegion } from "../../../src/events/user-text.js";
+import { looseFinder, looseSearch, occurrences, onWordBoundaries } from "../../../src/events/words.js";
+import { params } from "../../properties/laws.js";
 
 const at = (text: string, needle: string) => {
 	const start = text.indexOf(needle);
@@ -70,35 +72,136 @@ describe("word boundaries", () => {
 	});
 });
 
-describe("looseOccurrences", () => {
+describe("looseFinder", () => {
 	const all = (text: string) => ({ start: 0, end: text.length });
 
 	it("matches a run of whitespace with any other run, and gives the user's characters back", () => {
 		const text = "you can starta  new session,\n\npick up";
-		const [found] = looseOccurrences(text, "starta new session, pick", all(text));
+		const [found] = looseFinder("starta new session, pick")(text, all(text));
 		expect(found === undefined ? "" : text.slice(found.start, found.end)).toBe("starta  new session,\n\npick");
 	});
 
 	it("matches any quote mark with any other: curly, low, guillemets and straight", () => {
 		const text = "call it \u201emain-new\u201c and don\u2019t touch \u00abmain\u00bb";
-		const [found] = looseOccurrences(text, `call it "main-new" and don't touch "main"`, all(text));
+		const [found] = looseFinder(`call it "main-new" and don't touch "main"`)(text, all(text));
 		expect(found).toEqual(all(text));
 	});
 
 	it("finds nothing for other words, nor for whitespace where the user wrote none", () => {
 		const text = "never use tabs";
-		expect(looseOccurrences(text, "never use spaces", all(text))).toEqual([]);
-		expect(looseOccurrences(text, "nev er", all(text))).toEqual([]);
-		expect(looseOccurrences(text, " ", all(text))).toHaveLength(2);
+		expect(looseFinder("never use spaces")(text, all(text))).toEqual([]);
+		expect(looseFinder("nev er")(text, all(text))).toEqual([]);
+		expect(looseFinder(" ")(text, all(text))).toHaveLength(2);
 	});
 
 	it("finds every place, inside the region only", () => {
 		const text = "a  b a b a\tb";
-		expect(looseOccurrences(text, "a b", all(text))).toEqual([
+		expect(looseFinder("a b")(text, all(text))).toEqual([
 			{ start: 0, end: 4 },
 			{ start: 5, end: 8 },
 			{ start: 9, end: 12 },
 		]);
-		expect(looseOccurrences(text, "a b", { start: 1, end: 9 })).toEqual([{ start: 5, end: 8 }]);
+		expect(looseFinder("a b")(text, { start: 1, end: 9 })).toEqual([{ start: 5, end: 8 }]);
+	});
+});
+
+// The matchers as they stood before they were made linear (2026-12-07), as the oracle: `indexOf` again from each
+// match plus one, which reads the needle once a match, and a periodic text matches at every offset.
+function oldOccurrences(text: string, needle: string, within: Region): Region[] {
+	const found: Region[] = [];
+	if (needle === "") return found;
+	let at = text.indexOf(needle, within.start);
+	while (at >= 0 && at + needle.length <= within.end) {
+		found.push({ start: at, end: at + needle.length });
+		at = text.indexOf(needle, at + 1);
+	}
+	return found;
+}
+
+const OLD_QUOTE_MARK = /["'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a]/u;
+
+function oldLoose(text: string, within: Region): { text: string; starts: number[]; ends: number[] } {
+	let out = "";
+	const starts: number[] = [];
+	const ends: number[] = [];
+	let inRun = false;
+	for (let i = within.start; i < within.end; i++) {
+		const char = text.charAt(i);
+		const space = /\s/u.test(char);
+		if (space && inRun) {
+			ends[ends.length - 1] = i + 1;
+			continue;
+		}
+		inRun = space;
+		out += space ? " " : OLD_QUOTE_MARK.test(char) ? '"' : char;
+		starts.push(i);
+		ends.push(i + 1);
+	}
+	return { text: out, starts, ends };
+}
+
+function oldLooseOccurrences(text: string, needle: string, within: Region): Region[] {
+	const hay = oldLoose(text, within);
+	const pin = oldLoose(needle, { start: 0, end: needle.length }).text;
+	const found: Region[] = [];
+	if (pin === "") return found;
+	let at = hay.text.indexOf(pin);
+	while (at >= 0) {
+		const start = hay.starts[at];
+		const end = hay.ends[at + pin.length - 1];
+		if (start !== undefined && end !== undefined) found.push({ start, end });
+		at = hay.text.indexOf(pin, at + 1);
+	}
+	return found;
+}
+
+/** Texts of few letters in runs, so needles match often and overlap (periodic text), with blanks and quote marks. */
+const periodic = fc
+	.array(fc.constantFrom("a", "a", "b", "ab", "aab", " ", "\n\t", '"', "\u201c", "\u00ab"), { maxLength: 40 })
+	.map((parts) => parts.join(""));
+
+/** A text, a needle cut from it or made like it, and a region of the text (empty or reversed ones too). */
+const searched = fc
+	.tuple(periodic, fc.nat(), fc.nat(), fc.nat(), fc.nat(), fc.boolean(), periodic)
+	.map(([text, a, b, c, d, cut, other]) => {
+		const [from, to] = [a % (text.length + 1), b % (text.length + 1)].sort((x, y) => x - y);
+		const needle = cut ? text.slice(from ?? 0, to) : other.slice(0, 1 + (c % 6));
+		return { text, needle, within: { start: c % (text.length + 1), end: d % (text.length + 2) } };
+	});
+
+describe("the matchers of a user's words, in time linear in the text", () => {
+	it("find verbatim every place the search from each match plus one found", () => {
+		fc.assert(
+			fc.property(searched, ({ text, needle, within }) => {
+				expect(occurrences(text, needle, within)).toEqual(oldOccurrences(text, needle, within));
+			}),
+			params({ numRuns: 3000 }),
+		);
+	});
+
+	it("find loosely, in a stretch or in the whole text, every place the old loose search found", () => {
+		fc.assert(
+			fc.property(searched, ({ text, needle, within }) => {
+				expect(looseFinder(needle)(text, within)).toEqual(oldLooseOccurrences(text, needle, within));
+				const whole = { start: 0, end: text.length };
+				expect(looseSearch(text)(needle)).toEqual(oldLooseOccurrences(text, needle, whole));
+			}),
+			params({ numRuns: 3000 }),
+		);
+	});
+
+	it("find every overlapping place in a periodic text", () => {
+		const text = "a".repeat(12);
+		const found = occurrences(text, "aaaa", { start: 2, end: 12 });
+		expect(found.map((r) => r.start)).toEqual([2, 3, 4, 5, 6, 7, 8]);
+		expect(looseFinder("a a")("a a a a", { start: 0, end: 7 })).toEqual([
+			{ start: 0, end: 3 },
+			{ start: 2, end: 5 },
+			{ start: 4, end: 7 },
+		]);
+		expect(occurrences("abababab", "abab", { start: 0, end: 8 }).map((r) => r.start)).toEqual([0, 2, 4]);
+		// The needle's last border ("bb") is found by falling back from a shorter one ("b" after "bba"): a table that
+		// gave up there would miss the matches that chain after the first.
+		expect(occurrences("bbabbbabbbabbb", "bbabbb", { start: 0, end: 14 }).map((r) => r.start)).toEqual([0, 4, 8]);
 	});
 });

@@ -1,6 +1,6 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
-import { looseOccurrences, onWordBoundaries, type Region, type UserMessage, userText } from "../../../events/index.js";
+import { looseFinder, onWordBoundaries, type Region, type UserMessage, userText } from "../../../events/index.js";
 
 /** A message of at most this many characters is recorded whole, whatever words the model gave. Exported for tests. */
 export const WHOLE_UP_TO = 300;
@@ -37,8 +37,9 @@ export function cleanWords(words: string): string {
  */
 function whereWordsStand(message: UserMessage, words: string): { readonly clean?: Region; readonly any?: Region } {
 	let any: Region | undefined;
+	const find = looseFinder(words);
 	for (const region of userText(message.text).own) {
-		for (const at of looseOccurrences(message.text, words, region)) {
+		for (const at of find(message.text, region)) {
 			if (onWordBoundaries(message.text, at)) return { clean: at };
 			any ??= at;
 		}
@@ -96,7 +97,7 @@ function fromWords(message: UserMessage, at: Region): RecordedWords {
  * that holds it, and text no user wrote refused. With `unwrittenWhole` (single mode), a message of at most
  * `WHOLE_UP_TO` characters whose words stand nowhere is recorded whole, as it would be with any words it holds,
  * deliberately (docs/contracts.md, The diff answer): the label is the model's judgement and the words only a quote.
- * Words are found with whitespace runs and quote marks retyped (`looseOccurrences`). `branch` is every user message of
+ * Words are found with whitespace runs and quote marks retyped (`looseFinder`). `branch` is every user message of
  * the branch, oldest first.
  */
 export function ruleWords(
