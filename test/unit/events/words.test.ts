@@ -204,4 +204,14 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		// gave up there would miss the matches that chain after the first.
 		expect(occurrences("bbabbbabbbabbb", "bbabbb", { start: 0, end: 14 }).map((r) => r.start)).toEqual([0, 4, 8]);
 	});
+
+	it("take no place for a match where the text parts from the needle after a match", () => {
+		const starts = (text: string, needle: string) =>
+			occurrences(text, needle, { start: 0, end: text.length }).map((r) => r.start);
+		expect(starts("bbab", "bb")).toEqual([0]);
+		// "bba" has no border: after its match, a "b" opens nothing.
+		expect(starts("bbaba", "bba")).toEqual([0]);
+		// After the match at 0 the open prefix "a" meets "a" then "a" again: "aa" falls back to "a", then "aaba" at 4.
+		expect(starts("aabaaaba", "aaba")).toEqual([0, 4]);
+	});
 });
