@@ -91,28 +91,51 @@ const WHITESPACE = /\s/u;
 interface Loose {
 	readonly text: string;
 	/** For each character of `text`, where it starts and ends in the original. */
-	readonly starts: readonly number[];
-	readonly ends: readonly number[];
+	readonly starts: Int32Array;
+	readonly ends: Int32Array;
 }
 
+const OWN = 0;
+const BLANK = 1;
+const QUOTE = 2;
+
+/** What a loose reading makes of a code unit: itself, a blank (a run of them one space) or a quote mark (`"`). */
+function looseKind(code: number): typeof OWN | typeof BLANK | typeof QUOTE {
+	if (code < 128)
+		return code === 32 || (code >= 9 && code <= 13) ? BLANK : code === 34 || code === 39 || code === 96 ? QUOTE : OWN;
+	const char = String.fromCharCode(code);
+	return WHITESPACE.test(char) ? BLANK : QUOTE_MARK.test(char) ? QUOTE : OWN;
+}
+
+/** How many code units `String.fromCharCode` is handed at once. */
+const CODES_AT_ONCE = 8192;
+
+/** `text` inside `within` read loosely, its code units decided one by one (a pattern per character cost 5x as much). */
 function loose(text: string, within: Region): Loose {
-	let out = "";
-	const starts: number[] = [];
-	const ends: number[] = [];
+	const end = Math.min(within.end, text.length);
+	const size = Math.max(0, end - within.start);
+	const codes = new Uint16Array(size);
+	const starts = new Int32Array(size);
+	const ends = new Int32Array(size);
+	let length = 0;
 	let inRun = false;
-	for (let i = within.start; i < within.end; i++) {
-		const char = text.charAt(i);
-		const space = WHITESPACE.test(char);
-		if (space && inRun) {
-			ends[ends.length - 1] = i + 1;
+	for (let i = within.start; i < end; i++) {
+		const code = text.charCodeAt(i);
+		const kind = looseKind(code);
+		if (kind === BLANK && inRun) {
+			ends[length - 1] = i + 1;
 			continue;
 		}
-		inRun = space;
-		out += space ? " " : QUOTE_MARK.test(char) ? '"' : char;
-		starts.push(i);
-		ends.push(i + 1);
+		inRun = kind === BLANK;
+		codes[length] = kind === BLANK ? 32 : kind === QUOTE ? 34 : code;
+		starts[length] = i;
+		ends[length] = i + 1;
+		length++;
 	}
-	return { text: out, starts, ends };
+	let out = "";
+	for (let i = 0; i < length; i += CODES_AT_ONCE)
+		out += String.fromCharCode(...codes.subarray(i, Math.min(length, i + CODES_AT_ONCE)));
+	return { text: out, starts: starts.subarray(0, length), ends: ends.subarray(0, length) };
 }
 
 /** Where a loosely read needle stands in a loosely read text, as regions of the text's own characters. */

@@ -190,6 +190,24 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		);
 	});
 
+	it("read every code unit loosely as the patterns did: a blank as a space, a quote mark as a quote mark", () => {
+		const misread: number[] = [];
+		for (let code = 0; code < 0x10000; code++) {
+			const char = String.fromCharCode(code);
+			const search = looseSearch(`a${char}b`);
+			const blank = search("a b").length > 0;
+			const quote = search('a"b').length > 0;
+			if (blank !== /\s/u.test(char) || quote !== OLD_QUOTE_MARK.test(char)) misread.push(code);
+		}
+		expect(misread).toEqual([]);
+	});
+
+	it("read a long text loosely whole, past each stretch of code units put into a string at once", () => {
+		const text = `${"x".repeat(8190)} \u201cnever  \t use tabs\u201d ${"y ".repeat(9000)}end`;
+		expect(looseSearch(text)('"never use tabs"')).toEqual([{ start: 8191, end: 8210 }]);
+		expect(looseSearch(text)("y end")).toEqual([{ start: text.length - 5, end: text.length }]);
+	});
+
 	it("find every overlapping place in a periodic text", () => {
 		const text = "a".repeat(12);
 		const found = occurrences(text, "aaaa", { start: 2, end: 12 });
