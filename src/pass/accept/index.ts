@@ -4,5 +4,5 @@ export { type AcceptContext, type Accepted, acceptAnswer } from "./accept.js";
 export { acceptLabels, type LabelContext } from "./accept-labels.js";
 export { QUESTIONS_HEADER, type Question, renderQuestions } from "./questions.js";
 export { applyReplies } from "./replies.js";
-export { isReaderSentence, pickRecords } from "./verify/earlier-words.js";
+export { pickRecords, readerSentences } from "./verify/earlier-words.js";
 export { cleanWords, WORDS_OVER } from "./verify/rule-words.js";

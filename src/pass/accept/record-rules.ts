@@ -4,7 +4,7 @@ import { evolveUnstored, type Rule } from "../../reducers/index.js";
 import { defect, type Label } from "../answer/index.js";
 import { applyLift } from "./judge-lifts.js";
 import { decide, type Labeling } from "./labeling.js";
-import { exactWords, isReaderSentence, pickNeedsWords, pickRecords, pickWords } from "./verify/earlier-words.js";
+import { exactWords, pickNeedsWords, pickRecords, pickWords, readerSentences } from "./verify/earlier-words.js";
 import { type RecordedWords, ruleWords, WORDS_OVER, type WordsRefusal } from "./verify/rule-words.js";
 
 // The recording of rules: the words a `rule` label records, copied and checked by code; the standing picks a
@@ -83,8 +83,10 @@ export function applyRuleLabel(
 	for (const target of label.lifts) applyLift(labeling, msg, label, target);
 	const { text, source } = recorded.right;
 	// Words of its own replace the sentences an earlier pass recorded from the message for want of them.
-	if (source.ref === msg.ref)
-		withdrawOwn(labeling, msg, (held) => held.text !== text && isReaderSentence(msg, held.text));
+	if (source.ref === msg.ref) {
+		let sentences: ReadonlySet<string> | undefined;
+		withdrawOwn(labeling, msg, (held) => held.text !== text && (sentences ??= readerSentences(msg)).has(held.text));
+	}
 	addRule(labeling, text, source.ref);
 	if (label.lifts.length === 0 && source.ref === msg.ref) labeling.tally.recorded.push({ msg, words: recorded.right });
 	return true;

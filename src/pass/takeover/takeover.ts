@@ -3,7 +3,7 @@ import type { Entry, Event, UserMessage } from "../../events/index.js";
 import { CompactionDetailsCodec } from "../../events/index.js";
 import { evolveUnstored, type Folded, initialState, type State } from "../../reducers/index.js";
 import type { LabelContext } from "../accept/index.js";
-import { isReaderSentence, pickRecords } from "../accept/index.js";
+import { pickRecords, readerSentences } from "../accept/index.js";
 import { EARLIER_MESSAGE_CHARS, isCut, type PromptInput } from "../prompt/index.js";
 import { standingRules } from "../reader/index.js";
 import { judgedUntil, newestCompaction, type SpanSlice } from "../span/index.js";
@@ -80,16 +80,20 @@ export function standingEvents(state: State, standing: readonly UserMessage[]): 
 
 /**
  * The messages of `offered` whose rules `events` recorded from the reader's sentences, for want of a label's exact
- * words (`isReaderSentence`): the close leaves them unlabeled, so the next pass offers them for a label again, as it
+ * words (`readerSentences`): the close leaves them unlabeled, so the next pass offers them for a label again, as it
  * does the messages of a narrative-less close.
  */
 export function rereadRefs(events: readonly Event[], offered: readonly UserMessage[]): string[] {
 	const byRef = new Map(offered.map((u) => [u.ref, u]));
+	const sentencesOf = new Map<string, ReadonlySet<string>>();
 	const refs = new Set<string>();
 	for (const event of events) {
 		if (event.type !== "rule-added") continue;
 		const msg = byRef.get(event.data.source);
-		if (msg !== undefined && isReaderSentence(msg, event.data.words)) refs.add(msg.ref);
+		if (msg === undefined) continue;
+		const sentences = sentencesOf.get(msg.ref) ?? readerSentences(msg);
+		sentencesOf.set(msg.ref, sentences);
+		if (sentences.has(event.data.words)) refs.add(msg.ref);
 	}
 	return [...refs];
 }

@@ -57,9 +57,13 @@ export function pickRecords(message: UserMessage): RecordedWords[] {
 	});
 }
 
-/** The words are a sentence a pick over `WORDS_OVER` characters recorded for want of a label's (`pickRecords`). */
-export function isReaderSentence(message: UserMessage, words: string): boolean {
-	return pickNeedsWords(message) && pickRecords(message).some((recorded) => recorded.text === words);
+/**
+ * The sentences a pick over `WORDS_OVER` characters records for want of a label's words (`pickRecords`); none for any
+ * other message. Read once a message and asked of every rule from it: read again for each, a pasted message of many
+ * rule sentences cost its length once a sentence.
+ */
+export function readerSentences(message: UserMessage): ReadonlySet<string> {
+	return new Set(pickNeedsWords(message) ? pickRecords(message).map((recorded) => recorded.text) : []);
 }
 
 /** The exact words given for an earlier message shown cut, where they stand in its quotable text on word boundaries. */

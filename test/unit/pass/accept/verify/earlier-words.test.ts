@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { UserMessage } from "../../../../../src/events/messages.js";
-import { pickNeedsWords, pickWords } from "../../../../../src/pass/accept/verify/earlier-words.js";
+import { pickNeedsWords, pickWords, readerSentences } from "../../../../../src/pass/accept/verify/earlier-words.js";
 
 const msg = (text: string): UserMessage => ({ ref: "u1", entryId: "e1", text });
 
@@ -36,5 +36,18 @@ describe("a standing pick that needs the rule's exact words", () => {
 		const padded = msg(`${"\n".repeat(400)}never ${"x".repeat(394)}`);
 		expect(pickNeedsWords(padded)).toBe(false);
 		expect(pickWords(padded)?.text).toBe(padded.text.trim());
+	});
+});
+
+describe("the reader's sentences of a standing pick", () => {
+	const filler = "the rest of this message is a long paste of notes about the build. ".repeat(10);
+
+	it("are the sentences a pick over 600 characters records, once each, and nothing of the paste around them", () => {
+		const long = msg(`Never push to main. ${filler}Always run the linter first. Never push to main.`);
+		expect([...readerSentences(long)]).toEqual(["Never push to main.", "Always run the linter first."]);
+	});
+
+	it("are none for a pick recorded whole, though its words are a rule", () => {
+		expect([...readerSentences(msg("Never push to main."))]).toEqual([]);
 	});
 });
