@@ -1,5 +1,5 @@
-import type { Event, EventOf } from "../events/index.js";
-import type { Folded, State } from "../reducers/index.js";
+import type { Event, EventOf, Located } from "../events/index.js";
+import type { Command, Folded, LedgerError, SpanClose, State, WorkLogLine } from "../reducers/index.js";
 import { commandsById } from "./command-text.js";
 import { errorLine } from "./error-line.js";
 import { sanitize } from "./sanitize.js";
@@ -42,28 +42,69 @@ function changeLine(event: RuleChange): string {
 		: `lift of ${event.data.target} by ${event.data.by}`;
 }
 
+/** `items` in groups by `key`, each group in the items' order. */
+function groupedBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
+	const groups = new Map<K, T[]>();
+	for (const item of items) {
+		const k = key(item);
+		const group = groups.get(k);
+		if (group === undefined) groups.set(k, [item]);
+		else group.push(item);
+	}
+	return groups;
+}
+
+/** What `--spans` shows of each span, grouped in one reading of the branch rather than searched for each span. */
+interface SpanParts {
+	/** The entry of each span's first `span-closed` event. */
+	readonly closing: ReadonlyMap<number, string>;
+	/** The events each entry stored (those with a seq), in branch order. */
+	readonly stored: ReadonlyMap<string, readonly Located[]>;
+	readonly commands: ReadonlyMap<number, readonly Command[]>;
+	readonly errors: ReadonlyMap<number, readonly LedgerError[]>;
+	readonly workLog: ReadonlyMap<number, readonly WorkLogLine[]>;
+}
+
+function spanParts({ state, events }: Folded): SpanParts {
+	const closing = new Map<number, string>();
+	for (const l of events)
+		if (l.event.type === "span-closed" && !closing.has(l.event.data.span)) closing.set(l.event.data.span, l.entry);
+	return {
+		closing,
+		stored: groupedBy(
+			events.filter((l) => l.seq !== null),
+			(l) => l.entry,
+		),
+		commands: groupedBy(state.commands, (c) => c.span),
+		errors: groupedBy(state.errors, (e) => e.span),
+		workLog: groupedBy(state.workLog, (l) => l.span),
+	};
+}
+
+/** One span's lines in `--spans`. */
+function spanLines(close: SpanClose, parts: SpanParts, commands: ReadonlyMap<string, Command>): string[] {
+	const entry = parts.closing.get(close.span) ?? "?";
+	const mine = (parts.stored.get(entry) ?? []).map((l) => l.event);
+	const counts = new Map<string, number>();
+	for (const e of mine) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+	const narrative = parts.workLog.get(close.span)?.[0]?.text ?? "(none)";
+	return [
+		`Span ${close.span} (entry ${entry}, ${close.kind}${close.reason === null ? "" : `: ${close.reason}`})`,
+		`  events: ${[...counts].map(([type, n]) => `${type} ${n}`).join(", ") || "none"}`,
+		`  changes: ${mine.filter(isRuleChange).map(changeLine).join("; ") || "none"}`,
+		...(parts.commands.get(close.span) ?? []).map((c) => `  ${c.id} [exit ${c.exitCode ?? "?"}] ${c.command}`),
+		...(parts.errors.get(close.span) ?? []).map((e) => `  ${errorLine(e, { commands, status: true })}`),
+		...(close.unlabeled.length > 0 ? [`  unlabeled: ${close.unlabeled.join(", ")}`] : []),
+		`  narrative: ${narrative}`,
+	];
+}
+
 /** `--spans`: every span with its entry, events, commands, errors and narrative. */
 export function spansView(folded: Folded): string {
-	const { state, events } = folded;
+	const { state } = folded;
 	const commands = commandsById(state);
-	const out: string[] = [];
-	for (const close of state.closes) {
-		const closing = events.find((l) => l.event.type === "span-closed" && l.event.data.span === close.span);
-		const entry = closing?.entry ?? "?";
-		const mine = events.filter((l) => l.entry === entry && l.seq !== null).map((l) => l.event);
-		const counts = new Map<string, number>();
-		for (const e of mine) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
-		const narrative = state.workLog.find((l) => l.span === close.span)?.text ?? "(none)";
-		out.push(`Span ${close.span} (entry ${entry}, ${close.kind}${close.reason === null ? "" : `: ${close.reason}`})`);
-		out.push(`  events: ${[...counts].map(([type, n]) => `${type} ${n}`).join(", ") || "none"}`);
-		out.push(`  changes: ${mine.filter(isRuleChange).map(changeLine).join("; ") || "none"}`);
-		for (const c of state.commands.filter((c) => c.span === close.span))
-			out.push(`  ${c.id} [exit ${c.exitCode ?? "?"}] ${c.command}`);
-		for (const e of state.errors.filter((e) => e.span === close.span))
-			out.push(`  ${errorLine(e, { commands, status: true })}`);
-		if (close.unlabeled.length > 0) out.push(`  unlabeled: ${close.unlabeled.join(", ")}`);
-		out.push(`  narrative: ${narrative}`);
-	}
+	const parts = spanParts(folded);
+	const out = state.closes.flatMap((close) => spanLines(close, parts, commands));
 	if (out.length === 0) out.push("No Longhaul spans on this branch.");
 	return `${sanitize([...out, ...foreignLines(state)].join("\n"))}\n`;
 }
