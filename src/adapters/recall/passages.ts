@@ -11,16 +11,25 @@ export interface Passage {
 	readonly text: string;
 }
 
-/** Where each compaction's kept boundary is, and how it is named: `span N` for Longhaul's, by entry otherwise. */
-function compactions(folded: Folded): { readonly boundary: number; readonly name: string }[] {
+/** The last index of each id on the branch (a later entry sets it again), as `keptBoundary` looks a kept entry up. */
+function lastIndexes(branch: readonly Entry[]): Map<string, number> {
+	return new Map(branch.map((entry, at) => [entry.id, at]));
+}
+
+/**
+ * Where each compaction's kept boundary is, and how it is named: `span N` for Longhaul's, by entry otherwise. Kept
+ * entries are looked up in one map of the branch, not by a scan of it for each compaction. Exported for tests.
+ */
+export function compactions(folded: Folded): { readonly boundary: number; readonly name: string }[] {
 	const spanOf = new Map<string, number>();
 	for (const l of folded.events) if (l.event.type === "span-closed") spanOf.set(l.entry, l.event.data.span);
+	const last = lastIndexes(folded.branch);
 	const out: { boundary: number; name: string }[] = [];
 	folded.branch.forEach((entry, at) => {
 		if (entry.type !== "compaction") return;
 		const span = spanOf.get(entry.id);
 		out.push({
-			boundary: keptBoundary(folded.branch, at),
+			boundary: keptBoundary(folded.branch, at, (id) => last.get(id) ?? -1),
 			name: span === undefined ? `compaction ${entry.id}` : `span ${span}`,
 		});
 	});
