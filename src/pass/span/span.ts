@@ -148,14 +148,14 @@ export function preparedSpan(
 ): SpanEntries | undefined {
 	const end = indexOfId(branch, firstKeptEntryId);
 	if (end < 0) return undefined;
-	const at: number[] = [];
+	const at: number[] = []; // newest first, reversed once: an unshift for each would move them all each time
 	let i = end - 1;
 	for (let m = messages.length - 1; m >= 0; m--) {
 		while (i >= 0 && !madeFrom(branch[i], messages[m])) i--;
 		if (i < 0) return undefined;
-		at.unshift(i--);
+		at.push(i--);
 	}
-	return { at, end };
+	return { at: at.reverse(), end };
 }
 
 /**
