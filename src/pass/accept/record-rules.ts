@@ -85,7 +85,11 @@ export function applyRuleLabel(
 	// Words of its own replace the sentences an earlier pass recorded from the message for want of them.
 	if (source.ref === msg.ref) {
 		let sentences: ReadonlySet<string> | undefined;
-		withdrawOwn(labeling, msg, (held) => held.text !== text && (sentences ??= readerSentences(msg)).has(held.text));
+		const readerSentence = (held: Rule) => {
+			sentences ??= readerSentences(msg);
+			return sentences.has(held.text);
+		};
+		withdrawOwn(labeling, msg, (held) => held.text !== text && readerSentence(held));
 	}
 	addRule(labeling, text, source.ref);
 	if (label.lifts.length === 0 && source.ref === msg.ref) labeling.tally.recorded.push({ msg, words: recorded.right });
