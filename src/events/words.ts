@@ -138,6 +138,22 @@ function loose(text: string, within: Region): Loose {
 	return { text: out, starts: starts.subarray(0, length), ends: ends.subarray(0, length) };
 }
 
+/**
+ * The stretches of `needle` a loose reading leaves as they are (no blank, no quote mark), longest first, each once: a
+ * text that holds the needle loosely holds each of them verbatim, so a few `indexOf`s can pass over a text the loose
+ * search would find nothing in.
+ */
+export function looseAnchors(needle: string): string[] {
+	const stretches = new Set<string>();
+	let start = 0;
+	for (let i = 0; i <= needle.length; i++) {
+		if (i < needle.length && looseKind(needle.charCodeAt(i)) === OWN) continue;
+		if (i > start) stretches.add(needle.slice(start, i));
+		start = i + 1;
+	}
+	return [...stretches].sort((x, y) => y.length - x.length);
+}
+
 /** Where a loosely read needle stands in a loosely read text, as regions of the text's own characters. */
 function searchLoose(hay: Loose, pin: string): Region[] {
 	return startsIn(hay.text, pin).flatMap((at) => {

@@ -3,7 +3,7 @@ import * as E from "fp-ts/lib/Either.js";
 import { describe, it } from "vitest";
 import type { UserMessage } from "../../src/events/messages.js";
 import { trimRegion } from "../../src/events/user-text.js";
-import { looseFinder, onWordBoundaries } from "../../src/events/words.js";
+import { looseAnchors, looseFinder, onWordBoundaries } from "../../src/events/words.js";
 import { ruleWords, WHOLE_UP_TO } from "../../src/pass/accept/verify/rule-words.js";
 import { CUT_MARK, cutProse } from "../../src/pass/answer/repair.js";
 import { law } from "./laws.js";
@@ -63,6 +63,16 @@ describe("rule words found modulo whitespace and quote marks", () => {
 			const given = retyped(text.slice(region.start, region.end), picks);
 			const found = looseFinder(given)(text, { start: 0, end: text.length });
 			return found.some((r) => r.start === region.start && r.end === region.end);
+		});
+	});
+
+	it("a text that holds words loosely holds each of their anchors verbatim, so a text without one is passed over", () => {
+		law([stretch, message], ({ text, region, picks }, other) => {
+			const given = retyped(text.slice(region.start, region.end), picks);
+			const anchors = looseAnchors(given);
+			const found = (hay: string) => looseFinder(given)(hay, { start: 0, end: hay.length }).length > 0;
+			const holdsAll = (hay: string) => anchors.every((anchor) => hay.includes(anchor));
+			return holdsAll(text) && (!found(other) || holdsAll(other)) && anchors.every((a) => !/[\s"'`]/u.test(a));
 		});
 	});
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Region, trimRegion } from "../../../src/events/user-text.js";
-import { looseFinder, looseSearch, occurrences, onWordBoundaries } from "../../../src/events/words.js";
+import { looseAnchors, looseFinder, looseSearch, occurrences, onWordBoundaries } from "../../../src/events/words.js";
 import { params } from "../../properties/laws.js";
 
 const at = (text: string, needle: string) => {
@@ -92,6 +92,13 @@ describe("looseFinder", () => {
 		expect(looseFinder("never use spaces")(text, all(text))).toEqual([]);
 		expect(looseFinder("nev er")(text, all(text))).toEqual([]);
 		expect(looseFinder(" ")(text, all(text))).toHaveLength(2);
+	});
+
+	it("anchors words on their stretches with no blank and no quote mark, longest first, each once", () => {
+		expect(looseAnchors("never  use \u201ctabs\u201d here")).toEqual(["never", "tabs", "here", "use"]);
+		expect(looseAnchors("a bb a ccc")).toEqual(["ccc", "bb", "a"]);
+		expect(looseAnchors("ab\u00abcd")).toEqual(["ab", "cd"]);
+		expect(looseAnchors(" \u201c ")).toEqual([]);
 	});
 
 	it("finds every place, inside the region only", () => {

@@ -1,6 +1,13 @@
 import type { Either } from "fp-ts/lib/Either.js";
 import * as E from "fp-ts/lib/Either.js";
-import { looseFinder, onWordBoundaries, type Region, type UserMessage, userText } from "../../../events/index.js";
+import {
+	looseAnchors,
+	looseFinder,
+	onWordBoundaries,
+	type Region,
+	type UserMessage,
+	userText,
+} from "../../../events/index.js";
 
 /** A message of at most this many characters is recorded whole, whatever words the model gave. Exported for tests. */
 export const WHOLE_UP_TO = 300;
@@ -47,14 +54,19 @@ function whereWordsStand(message: UserMessage, words: string): { readonly clean?
 	return any === undefined ? {} : { any };
 }
 
-/** The newest user message whose quotable text holds the words on word boundaries. */
+/**
+ * The newest user message whose quotable text holds the words on word boundaries. A message without one of the
+ * words' `looseAnchors` is passed over unread: a quote no user wrote is asked of every message of a long branch.
+ */
 function newestHolding(
 	branch: readonly UserMessage[],
 	words: string,
 ): { message: UserMessage; at: Region } | undefined {
+	const anchors = looseAnchors(words);
 	for (let i = branch.length - 1; i >= 0; i--) {
 		const message = branch[i];
-		const at = message === undefined ? undefined : whereWordsStand(message, words).clean;
+		const holds = message !== undefined && anchors.every((anchor) => message.text.includes(anchor));
+		const at = holds ? whereWordsStand(message, words).clean : undefined;
 		if (message !== undefined && at !== undefined) return { message, at };
 	}
 	return undefined;

@@ -142,6 +142,14 @@ describe("rule words bound to the message that holds them", () => {
 		expect(recorded(ruleWords(branch[0]!, "never use tabs", branch)).source).toBe("u1");
 	});
 
+	it("binds a retyped quote cited under the wrong message to the message that holds it loosely", () => {
+		const branch = [userMessage(1, "call it \u201cmain-new\u201d from  now  on"), userMessage(2, "go on")];
+		expect(recorded(ruleWords(branch[1]!, 'call it "main-new" from now on', branch))).toEqual({
+			text: "call it \u201cmain-new\u201d from  now  on",
+			source: "u1",
+		});
+	});
+
 	it("finds a quote cited under the wrong message in the oldest message of the branch", () => {
 		const branch = [userMessage(1, "never use tabs"), userMessage(2, "ok"), userMessage(3, "go on")];
 		expect(recorded(ruleWords(branch[2]!, "never use tabs", branch))).toEqual({ text: "never use tabs", source: "u1" });
