@@ -60,6 +60,11 @@ interface Index {
 	readonly errors: Map<string, number>;
 	readonly values: ValueSet;
 	readonly read: Set<string>;
+	/**
+	 * A read path left the read set in this batch, so the draft's read list is rebuilt from the set when the batch
+	 * ends: rebuilt at each event that moves one, it cost the list's length each time.
+	 */
+	readStale: boolean;
 	readonly modified: Set<string>;
 	/** The counters: the draft's own `next` for the batch, read here without a proxy trap per id given. */
 	readonly next: { [K in Counted]: number };
@@ -91,6 +96,7 @@ function indexOf(state: State): Index {
 		errors: new Map(state.errors.map((e, i) => [e.id, i])),
 		values,
 		read: new Set(state.files.read),
+		readStale: false,
 		modified: new Set(state.files.modified),
 		next: { ...state.next },
 	};
@@ -232,8 +238,8 @@ function filesTouched(d: Draft<State>, index: Index, { read, modified }: EventDa
 		// sessions fold byte for byte (docs/contracts.md, Stored sessions and ids) until an issue names the change.
 		moved = moved || index.read.delete(path);
 	}
-	// The read set holds the read list's paths in the list's order, so the list is rebuilt from it.
-	if (moved) d.files.read = Array.from(index.read);
+	// The read set holds the read list's paths in the list's order, so the list is rebuilt from it (`readStale`).
+	if (moved) index.readStale = true;
 	for (const path of read) {
 		if (index.modified.has(path) || index.read.has(path)) continue;
 		index.read.add(path);
@@ -357,6 +363,7 @@ export function evolve<S extends Sequenced>(state: State, events: readonly S[], 
 			if (at.seq !== null && at.seq > lastSeq) lastSeq = at.seq;
 		}
 		if (lastSeq !== state.lastSeq) draft.lastSeq = lastSeq;
+		if (index.readStale) draft.files.read = Array.from(index.read);
 	});
 }
 
