@@ -209,6 +209,11 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		expect(misread).toEqual([]);
 	});
 
+	it("end a place that ends on a run of blanks after the whole run, as the user wrote it", () => {
+		expect(looseSearch("x  \t y")("x ")).toEqual([{ start: 0, end: 5 }]);
+		expect(looseFinder("x ")("ax  \t y", { start: 1, end: 7 })).toEqual([{ start: 1, end: 6 }]);
+	});
+
 	it("read a long text loosely whole, past each stretch of code units put into a string at once", () => {
 		const text = `${"x".repeat(8190)} \u201cnever  \t use tabs\u201d ${"y ".repeat(9000)}end`;
 		expect(looseSearch(text)('"never use tabs"')).toEqual([{ start: 8191, end: 8210 }]);
