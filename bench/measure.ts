@@ -21,3 +21,21 @@ export function timeRuns(runs: number, f: () => void): number[] {
 export function report(name: string, figure: string, target: string, ok: boolean): void {
 	process.stdout.write(`${ok ? "ok  " : "MISS"} ${name.padEnd(44)} ${figure.padEnd(34)} target ${target}\n`);
 }
+
+/**
+ * How a cost grows with four times its input: at most 6x, where a linear cost grows about 4x and a quadratic one 16x.
+ * `large` runs on the input four times `small`'s; `size` names it. Each size is timed five times and the fastest run
+ * counts: what a busy machine or a collection adds is never less, and with the median one slow run at the larger size
+ * moved a linear reader's figure from 3.8x past 6x.
+ */
+export function reportGrowth(name: string, small: () => unknown, large: () => unknown, size: string): void {
+	const smallMs = Math.min(...timeRuns(5, small));
+	const largeMs = Math.min(...timeRuns(5, large));
+	const growth = largeMs / Math.max(smallMs, 0.001);
+	report(
+		name,
+		`${growth.toFixed(1)}x (${smallMs.toFixed(1)} -> ${largeMs.toFixed(1)} ms, ${size})`,
+		"<= 6x for 4x the input",
+		growth <= 6,
+	);
+}

@@ -10,6 +10,7 @@ import { factsScaleBench, longLineBench } from "./read-bench.js";
 import { readerBench } from "./reader-bench.js";
 import { recallBench } from "./recall-bench.js";
 import { redactBench } from "./redact-bench.js";
+import { sessionCountsBench } from "./session-counts-bench.js";
 import { npmStateBench, stateBench } from "./state-bench.js";
 import { strangersTextBench } from "./strangers-text-bench.js";
 
@@ -40,5 +41,6 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	]);
 	readerBench(resolve(root, "test/fixtures/reader-corpus"), shared);
 	strangersTextBench();
+	sessionCountsBench();
 	return { stdout: "", stderr: "", code: 0 };
 }

@@ -3,13 +3,13 @@ import { looseSearch, occurrences, ownWords, userText } from "../src/events/inde
 import { jsonObjectIn } from "../src/pass/answer/index.js";
 import { valueEvents } from "../src/pass/ledger/index.js";
 import { readsAsStandingRule } from "../src/pass/reader/index.js";
-import { median, report, timeRuns } from "./measure.js";
+import { reportGrowth } from "./measure.js";
 
 // The readers of strangers' text other than the redactor (bench/redact-bench.ts), each on the worst input a hunt found
 // for it (2026-12-07): a user's message for the standing-rule reader and for the search of a rule's words in it, a
 // command's output for the ledger's values, a model's reply for the JSON in it, any passage for recall's words. Each
 // input is timed at a size and at four times that size: a reader linear in its text grows about 4x, one quadratic 16x.
-// The guillemets are timed from 64K: from 16K their growth sits at 5-6x, from 64K at 3.8x (docs/evaluation.md).
+// The guillemets are timed from 64K: from 16K their growth sat at 5-6x, from 64K at 3.8x (2026-12-07).
 
 interface Worst {
 	readonly name: string;
@@ -96,14 +96,12 @@ export function strangersTextBench(): void {
 	for (const worst of WORST) {
 		const small = worst.input(worst.chars);
 		const large = worst.input(4 * worst.chars);
-		const smallMs = median(timeRuns(5, () => worst.read(small)));
-		const largeMs = median(timeRuns(5, () => worst.read(large)));
-		const growth = largeMs / Math.max(smallMs, 0.001);
-		report(
+		const size = `${large.length} chars`;
+		reportGrowth(
 			`text cost, ${worst.name}`,
-			`${growth.toFixed(1)}x (${smallMs.toFixed(1)} -> ${largeMs.toFixed(1)} ms, ${large.length} chars)`,
-			"<= 6x for 4x the text",
-			growth <= 6,
+			() => worst.read(small),
+			() => worst.read(large),
+			size,
 		);
 	}
 }

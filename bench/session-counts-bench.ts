@@ -1,0 +1,124 @@
+import { type Entry, type Event, entriesFromObjects, type Located, type UserMessage } from "../src/events/index.js";
+import { preparedSpan } from "../src/pass/span/index.js";
+import { rereadRefs, standingEvents } from "../src/pass/takeover/index.js";
+import { spansView } from "../src/projections/index.js";
+import { evolve, evolveUnstored, initialState, type State } from "../src/reducers/index.js";
+import { reportGrowth } from "./measure.js";
+
+// The costs a hunt found growing faster than the number of things a long session holds (2026-12-07; docs/evaluation.md,
+// Costs in the number of things a session holds), each timed at a count and at four times it: a cost linear in the
+// count grows about 4x, a quadratic one 16x.
+
+interface Count {
+	readonly name: string;
+	/** The call to time on an input holding `n` of the things counted, the input built beforehand. */
+	readonly at: (n: number) => () => unknown;
+	/** The smaller count; the larger is four times it. */
+	readonly n: number;
+	/** What is counted, for the report. */
+	readonly unit: string;
+}
+
+/** One pasted message of `n` rule sentences, and the rules a takeover's picks record from it. */
+function pastedRules(n: number): { readonly msg: UserMessage; readonly events: readonly Event[] } {
+	const lines = Array.from({ length: n }, (_, i) => `Always use named exports in module ${i} and never default ones.`);
+	const msg: UserMessage = { ref: "u1", entryId: "e1", text: lines.join("\n") };
+	return { msg, events: standingEvents(initialState, [msg]) };
+}
+
+/** `n` files-touched events, each reading ten new files and modifying one read before. */
+function filesMoved(n: number): Event[] {
+	return Array.from({ length: n }, (_, i): Event => {
+		const read = Array.from({ length: 10 }, (_, k) => `src/f${10 * i + k}.ts`);
+		return { type: "files-touched", data: { read, modified: i > 0 ? [`src/f${10 * (i - 1)}.ts`] : [] } };
+	});
+}
+
+/** `n` spans, each stored by its compaction with 20 commands, two errors, a narrative line and a close. */
+function closedSpans(n: number): { readonly state: State; readonly events: readonly Located[] } {
+	const events: Located[] = [];
+	for (let span = 1; span <= n; span++) {
+		const stored = (event: Event) => events.push({ entry: `cmp${span}`, seq: events.length + 1, event });
+		for (let k = 1; k <= 20; k++) {
+			const id = `C${20 * (span - 1) + k}`;
+			stored({
+				type: "command-recorded",
+				data: { id, command: `npm test ${id}`, exitCode: 0, span, toolCallId: null, by: "tool" },
+			});
+		}
+		for (let k = 1; k <= 2; k++)
+			stored({
+				type: "error-recorded",
+				data: { id: `E${2 * (span - 1) + k}`, tool: "bash", head: "boom", span, command: null },
+			});
+		stored({ type: "narrative-line", data: { span, text: `did span ${span}` } });
+		stored({ type: "span-closed", data: { span, kind: "whole", unlabeled: [], reason: null } });
+	}
+	return { state: evolve(initialState, events), events };
+}
+
+/** A branch of `n` user and assistant messages before one kept message, and the messages a compaction removes. */
+function removedMessages(n: number): { readonly branch: readonly Entry[]; readonly messages: readonly unknown[] } {
+	const raws: Record<string, unknown>[] = [];
+	const add = (message: Record<string, unknown>) =>
+		raws.push({
+			type: "message",
+			id: `e${raws.length + 1}`,
+			parentId: raws.length === 0 ? null : `e${raws.length}`,
+			timestamp: "2026-01-01T00:00:00.000Z",
+			message,
+		});
+	for (let i = 0; i < n / 2; i++) {
+		add({ role: "user", content: `please do thing ${i}`, timestamp: i });
+		add({ role: "assistant", content: [{ type: "text", text: `done ${i}` }], stopReason: "stop", timestamp: i });
+	}
+	const messages = raws.map((raw) => raw.message);
+	add({ role: "user", content: "kept", timestamp: n });
+	return { branch: entriesFromObjects(raws).entries, messages };
+}
+
+const COUNTS: readonly Count[] = [
+	{
+		name: "a pasted message's rule sentences, read again",
+		at: (n) => {
+			const { msg, events } = pastedRules(n);
+			return () => rereadRefs(events, [msg]);
+		},
+		n: 100,
+		unit: "sentences",
+	},
+	{
+		name: "files read, then modified, one event a span",
+		at: (n) => {
+			const events = filesMoved(n);
+			return () => evolveUnstored(initialState, events);
+		},
+		n: 2_000,
+		unit: "events",
+	},
+	{
+		name: "spans in `longhaul state --spans`",
+		at: (n) => {
+			const { state, events } = closedSpans(n);
+			return () => spansView({ state, events, spanRecords: [], branch: [] });
+		},
+		n: 500,
+		unit: "spans",
+	},
+	{
+		name: "messages a compaction removes, mapped to entries",
+		at: (n) => {
+			const { branch, messages } = removedMessages(n);
+			return () => preparedSpan(branch, `e${branch.length}`, messages);
+		},
+		n: 10_000,
+		unit: "messages",
+	},
+];
+
+/** How each cost grows with four times the count it reads: at most 6x (linear is 4x). */
+export function sessionCountsBench(): void {
+	process.stdout.write("\nCosts in the number of things a session holds (time at 4x the count, against 1x):\n");
+	for (const count of COUNTS)
+		reportGrowth(`count cost, ${count.name}`, count.at(count.n), count.at(4 * count.n), `${4 * count.n} ${count.unit}`);
+}
