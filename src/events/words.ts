@@ -77,9 +77,10 @@ function startsIn(hay: string, needle: string): number[] {
 
 /** Every place `needle` stands verbatim in `text` inside `within`, oldest first. */
 export function occurrences(text: string, needle: string, within: Region): Region[] {
-	return startsIn(text.slice(within.start, within.end), needle).map((at) => ({
-		start: within.start + at,
-		end: within.start + at + needle.length,
+	const start = Math.max(0, within.start);
+	return startsIn(text.slice(start, Math.max(start, within.end)), needle).map((at) => ({
+		start: start + at,
+		end: start + at + needle.length,
 	}));
 }
 
@@ -112,14 +113,15 @@ const CODES_AT_ONCE = 8192;
 
 /** `text` inside `within` read loosely, its code units decided one by one (a pattern per character cost 5x as much). */
 function loose(text: string, within: Region): Loose {
+	const start = Math.max(0, within.start);
 	const end = Math.min(within.end, text.length);
-	const size = Math.max(0, end - within.start);
+	const size = Math.max(0, end - start);
 	const codes = new Uint16Array(size);
 	const starts = new Int32Array(size);
 	const ends = new Int32Array(size);
 	let length = 0;
 	let inRun = false;
-	for (let i = within.start; i < end; i++) {
+	for (let i = start; i < end; i++) {
 		const code = text.charCodeAt(i);
 		const kind = looseKind(code);
 		if (kind === BLANK && inRun) {

@@ -62,16 +62,16 @@ export function newestCompaction(entries: readonly Entry[], end: number): number
 
 /**
  * Where the messages after the compaction at `at` start: its kept boundary, as pi cuts it, or the next entry.
- * `indexOf` gives the last index of an id on `entries` (-1 when it is absent); a caller that asks for many
+ * `lastIndexOf` gives the last index of an id on `entries` (-1 when it is absent); a caller that asks for many
  * compactions passes one read from a map, built once, instead of a scan of the branch each time.
  */
 export function keptBoundary(
 	entries: readonly Entry[],
 	at: number,
-	indexOf: (id: string) => number = (id) => indexOfId(entries, id),
+	lastIndexOf: (id: string) => number = (id) => indexOfId(entries, id),
 ): number {
 	const kept = entries[at]?.raw.firstKeptEntryId;
-	const keptAt = typeof kept === "string" ? indexOf(kept) : -1;
+	const keptAt = typeof kept === "string" ? lastIndexOf(kept) : -1;
 	return keptAt >= 0 && keptAt < at ? keptAt : at + 1;
 }
 

@@ -209,6 +209,18 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		expect(misread).toEqual([]);
 	});
 
+	it("read a region that starts before the text as one that starts at its first character", () => {
+		expect(occurrences("abcab", "ab", { start: -2, end: 5 })).toEqual([
+			{ start: 0, end: 2 },
+			{ start: 3, end: 5 },
+		]);
+		expect(looseFinder("ab")("abcab", { start: -2, end: 5 })).toEqual([
+			{ start: 0, end: 2 },
+			{ start: 3, end: 5 },
+		]);
+		expect(occurrences("abcabcab", "ab", { start: 2, end: -5 })).toEqual([]);
+	});
+
 	it("end a place that ends on a run of blanks after the whole run, as the user wrote it", () => {
 		expect(looseSearch("x  \t y")("x ")).toEqual([{ start: 0, end: 5 }]);
 		expect(looseFinder("x ")("ax  \t y", { start: 1, end: 7 })).toEqual([{ start: 1, end: 6 }]);

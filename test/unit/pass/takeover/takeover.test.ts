@@ -175,6 +175,13 @@ describe("rereadRefs", () => {
 		expect(rereadRefs(events, [long, short])).toEqual(["u1"]);
 	});
 
+	it("reads each offered message's own sentences: a rule from the second is named by the second's", () => {
+		const other: UserMessage = { ref: "u2", entryId: "e2", text: `Always run the linter first. ${filler}` };
+		const events = [added("Always run the linter first.", "u2")];
+		expect(rereadRefs(events, [long, other])).toEqual(["u2"]);
+		expect(rereadRefs([added("Never push to main.", "u1"), ...events], [long, other])).toEqual(["u1", "u2"]);
+	});
+
 	it("names no message that is not offered, nor one whose rule came from a label's words", () => {
 		const events = [added("Never push to main.", "u3"), added("push to main", "u1"), closed("whole", [])];
 		expect(rereadRefs(events, [long, short])).toEqual([]);
