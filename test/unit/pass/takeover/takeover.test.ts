@@ -390,6 +390,13 @@ describe("accepting labels when taking over", () => {
 			]);
 		});
 
+		it("`rule` whose words stand only in another message binds them there and leaves its sentences in force", () => {
+			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "rule", words: "never use tabs" }, ...rest]));
+			expect(lifted(out.events)).toEqual([]);
+			expect(added(out.events)).toEqual([]);
+			expect(out.defects).toEqual([]);
+		});
+
 		it("`rule` whose words are one of its sentences keeps that one and lifts the others", () => {
 			const out = acceptAnswer(ctx, answer([{ msg: "u1", label: "rule", words: "Always run lint." }, ...rest]));
 			expect(lifted(out.events)).toEqual([["R2", "u1"]]);
