@@ -112,6 +112,68 @@ describe("longhaul_recall: what a command printed", () => {
 	});
 });
 
+describe("longhaul_recall: which entry a command printed, on a branch strangers wrote", () => {
+	const events = [command("C1", "ls", 0, 1, "t1"), userCommand("C2", "ls", 0), userCommand("C3", "ls", 0)];
+	/** A message entry of another type than `message`, holding a message of the right shape all the same. */
+	const notAMessage = (message: Record<string, unknown>): EntrySpec => ({
+		kind: "raw",
+		value: { type: "custom_message", message },
+	});
+
+	it("the first result of a call wins when the branch holds two", () => {
+		const s = sources([toolResult("t1", "first"), toolResult("t1", "second")], events);
+		expect(printed("C1", s)).toBe("printed (5 characters):\nfirst");
+	});
+
+	it("a result of the call whose shape fails, or that is no message entry, is skipped for the next one", () => {
+		const noName = { role: "toolResult", toolCallId: "t1", content: "no tool name", timestamp: 0 };
+		const s = sources(
+			[
+				{ kind: "raw", value: { type: "message", message: noName } },
+				notAMessage({ ...noName, toolName: "bash" }),
+				toolResult("t1", "well formed"),
+			],
+			events,
+		);
+		expect(printed("C1", s)).toBe("printed (11 characters):\nwell formed");
+	});
+
+	it("a run of the text whose shape fails, or that is no message entry, takes no place among the runs", () => {
+		const run = { role: "bashExecution", command: "ls", output: "x", timestamp: 0 };
+		const s = sources(
+			[
+				{ kind: "raw", value: { type: "message", message: { ...run, output: 7 } } },
+				{ kind: "raw", value: { type: "message", message: { ...run, exitCode: "0" } } },
+				notAMessage(run),
+				userRun("ls", "first ls"),
+				{ kind: "raw", value: { type: "message", message: { ...run, cancelled: "no" } } },
+				userRun("ls", "second ls"),
+			],
+			events,
+		);
+		expect(printed("C2", s)).toBe("printed (8 characters):\nfirst ls");
+		expect(printed("C3", s)).toBe("printed (9 characters):\nsecond ls");
+	});
+});
+
+describe("longhaul_recall: which entry a user message is", () => {
+	it("u<n> is the n-th user message that decodes, counting no malformed one and no other entry type", () => {
+		const s = sources(
+			[
+				{ kind: "user", text: "one" },
+				{ kind: "raw", value: { type: "message", message: { role: "user", content: 5, timestamp: 0 } } },
+				{ kind: "raw", value: { type: "custom_message", message: { role: "user", content: "not one" } } },
+				{ kind: "assistant", text: "reply" },
+				{ kind: "user", text: "two" },
+			],
+			[],
+		);
+		expect(recall("u1", s)).toBe("u1:\none");
+		expect(recall("u2", s)).toBe("u2:\ntwo");
+		expect(recall("u3", s)).toMatch(/^Nothing is known as "u3"/);
+	});
+});
+
 describe("longhaul_recall: a span's recorded commands", () => {
 	it("a command the span recorded without an exit code shows its exit as ?", () => {
 		const record = spanRecordOf(1, "e1", { commands: [{ id: "C1", command: "ls", exitCode: null }] });
