@@ -1,5 +1,5 @@
-import type { Entry, LocatedSpanRecord, SpanRecord } from "../../events/index.js";
-import { messageOf, userMessages } from "../../events/index.js";
+import type { Entry, LocatedSpanRecord, Message, SpanRecord } from "../../events/index.js";
+import { isRecord, messageOf } from "../../events/index.js";
 import { commandsById, errorLabel, errorLine, headAndTail, sanitize, sliceWhole } from "../../projections/index.js";
 import type { Command, State } from "../../reducers/index.js";
 
@@ -32,23 +32,55 @@ export function recallAnswer(text: string): string {
 }
 
 /**
+ * The message an entry holds as written, when its role is `role`: a look that decodes nothing, so a lookup decodes
+ * only the entries that can match. Only a message of that role decodes as one, and only `messageOf` says it does.
+ */
+function written(entry: Entry, role: Message["role"]): Readonly<Record<string, unknown>> | undefined {
+	const message = entry.raw.message;
+	return isRecord(message) && message.role === role ? message : undefined;
+}
+
+/** The text of the branch's first tool result, in the shape pi writes, of the call `toolCallId`. */
+function resultOf(toolCallId: string, branch: readonly Entry[]): string | undefined {
+	for (const entry of branch) {
+		if (written(entry, "toolResult")?.toolCallId !== toolCallId) continue;
+		const message = messageOf(entry);
+		if (message?.role === "toolResult") return message.text;
+	}
+	return undefined;
+}
+
+/** Where a user's run stands among the ledger's user runs of the same text, from 0; -1 when it is not among them. */
+function placeAmongRuns(command: Command, commands: readonly Command[]): number {
+	let place = 0;
+	for (const c of commands) {
+		if (c.toolCallId !== null || c.command !== command.command) continue;
+		if (c.id === command.id) return place;
+		place++;
+	}
+	return -1;
+}
+
+/** The output of the user's run of `text` at `place` (from 0) among the branch's runs of it in the shape pi writes. */
+function runOf(text: string, place: number, branch: readonly Entry[]): string | undefined {
+	if (place < 0) return undefined;
+	let seen = 0;
+	for (const entry of branch) {
+		if (written(entry, "bashExecution")?.command !== text) continue;
+		const message = messageOf(entry);
+		if (message?.role === "bashExecution" && seen++ === place) return message.output;
+	}
+	return undefined;
+}
+
+/**
  * What a command printed, from the transcript's own entries: the result of its tool call, or for a user's `!` run
  * the run with the same text at the same place among the branch's runs of that text (as the ledger numbered them).
+ * The branch is read up to the entry wanted, and only entries that can be it are decoded.
  */
 export function printedBy(command: Command, sources: RecallSources): string | undefined {
-	const messages = sources.branch.flatMap((entry) => {
-		const message = messageOf(entry);
-		return message === undefined ? [] : [message];
-	});
-	if (command.toolCallId !== null) {
-		for (const m of messages) if (m.role === "toolResult" && m.toolCallId === command.toolCallId) return m.text;
-		return undefined;
-	}
-	const place = sources.state.commands
-		.filter((c) => c.toolCallId === null && c.command === command.command)
-		.findIndex((c) => c.id === command.id);
-	const runs = messages.flatMap((m) => (m.role === "bashExecution" && m.command === command.command ? [m.output] : []));
-	return runs[place];
+	if (command.toolCallId !== null) return resultOf(command.toolCallId, sources.branch);
+	return runOf(command.command, placeAmongRuns(command, sources.state.commands), sources.branch);
 }
 
 function printedLines(command: Command, sources: RecallSources): string {
@@ -141,9 +173,23 @@ export function recallDetail(ref: string, sources: RecallSources): string {
 	);
 }
 
+/**
+ * The text of the user message `ref` names: `u<n>` is the branch's n-th user message that decodes, numbered as
+ * `userMessages` numbers them. The branch is read up to it, and only user messages are decoded.
+ */
+function userText(ref: string, branch: readonly Entry[]): string | undefined {
+	let users = 0;
+	for (const entry of branch) {
+		if (written(entry, "user") === undefined) continue;
+		const message = messageOf(entry);
+		if (message?.role === "user" && `u${++users}` === ref) return message.text;
+	}
+	return undefined;
+}
+
 function userDetail(ref: string, sources: RecallSources): string | undefined {
-	const message = userMessages(sources.branch).find((u) => u.ref === ref);
-	if (message === undefined) return undefined;
+	const text = userText(ref, sources.branch);
+	if (text === undefined) return undefined;
 	const labels = labelsOf(ref, sources.spanRecords);
-	return [`${ref}${labels.length > 0 ? ` (${labels.join("; ")})` : ""}:`, message.text].join("\n");
+	return [`${ref}${labels.length > 0 ? ` (${labels.join("; ")})` : ""}:`, text].join("\n");
 }
