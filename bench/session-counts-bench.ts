@@ -1,4 +1,5 @@
 import { type Entry, type Event, entriesFromObjects, type Located, type UserMessage } from "../src/events/index.js";
+import { acceptLabels, type LabelContext } from "../src/pass/accept/index.js";
 import { preparedSpan } from "../src/pass/span/index.js";
 import { rereadRefs, standingEvents } from "../src/pass/takeover/index.js";
 import { spansView } from "../src/projections/index.js";
@@ -24,6 +25,19 @@ function pastedRules(n: number): { readonly msg: UserMessage; readonly events: r
 	const lines = Array.from({ length: n }, (_, i) => `Always use named exports in module ${i} and never default ones.`);
 	const msg: UserMessage = { ref: "u1", entryId: "e1", text: lines.join("\n") };
 	return { msg, events: standingEvents(initialState, [msg]) };
+}
+
+/** What acceptance judges for `n` short standing picks, one message each, none labeled: each is recorded by itself. */
+function standingPicks(n: number): LabelContext {
+	const msgs = Array.from(
+		{ length: n },
+		(_, i): UserMessage => ({
+			ref: `u${i + 1}`,
+			entryId: `e${i + 1}`,
+			text: `Always use named exports in module ${i}.`,
+		}),
+	);
+	return { state: initialState, toLabel: msgs, branch: msgs, standing: new Set(msgs.map((msg) => msg.ref)) };
 }
 
 /** `n` files-touched events, each reading ten new files and modifying one read before. */
@@ -86,6 +100,15 @@ const COUNTS: readonly Count[] = [
 		},
 		n: 100,
 		unit: "sentences",
+	},
+	{
+		name: "standing picks acceptance records",
+		at: (n) => {
+			const ctx = standingPicks(n);
+			return () => acceptLabels(ctx, [], true);
+		},
+		n: 2_000,
+		unit: "picks",
 	},
 	{
 		name: "files read, then modified, one event a span",

@@ -14,6 +14,11 @@ class PairSet {
 		return this.#byFirst.get(first)?.has(second) === true;
 	}
 
+	/** Some pair starts with `first`. */
+	hasFirst(first: string): boolean {
+		return (this.#byFirst.get(first)?.size ?? 0) > 0;
+	}
+
 	add(first: string, second: string): void {
 		const seconds = this.#byFirst.get(first);
 		if (seconds === undefined) this.#byFirst.set(first, new Set([second]));
@@ -167,8 +172,13 @@ function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventDa
 }
 
 /** Where the rule a lift of `target` takes stands: the newest rule in force whose id or source is `target`. */
-function liftedAt(d: Draft<State>, target: string): number {
-	return d.rules.findLastIndex((rule) => rule.id === target || rule.source === target);
+function liftedAt(state: Pick<State, "rules">, target: string): number {
+	return state.rules.findLastIndex((rule) => rule.id === target || rule.source === target);
+}
+
+/** The rule a lift of `target` would take from `state`: none when no rule in force has that id or source. */
+export function ruleToLift(state: State, target: string): Rule | undefined {
+	return state.rules[liftedAt(state, target)];
 }
 
 /** Lifts the newest rule in force whose id or source is `target`. */
@@ -363,8 +373,44 @@ export function evolve<S extends Sequenced>(state: State, events: readonly S[], 
 			if (at.seq !== null && at.seq > lastSeq) lastSeq = at.seq;
 		}
 		if (lastSeq !== state.lastSeq) draft.lastSeq = lastSeq;
-		if (index.readStale) draft.files.read = Array.from(index.read);
+		settleRead(draft, index);
 	});
+}
+
+/** The read list rebuilt from the read set, once a path has left it (`readStale`). */
+function settleRead(d: Draft<State>, index: Index): void {
+	if (!index.readStale) return;
+	d.files.read = Array.from(index.read);
+	index.readStale = false;
+}
+
+/**
+ * A state that events not stored yet change one at a time, for a caller that reads the state after each: the
+ * reducer's index is built once and kept, where `evolveUnstored` builds it again for each call. Applying events one by
+ * one that way cost the state's size for each event: quadratic in the rules a long pasted message records.
+ */
+export interface Evolving {
+	/** The state with every event applied so far: one object, changed in place by `apply`; the state given is not. */
+	readonly state: State;
+	/** Applies one event not stored yet, as `evolveUnstored` applies it. */
+	readonly apply: (event: Event) => void;
+	/** A rule from the message `source` is in force or lifted, looked up without a scan of the rules. */
+	readonly ruledFrom: (source: string) => boolean;
+}
+
+/** `state`, evolving one event at a time (`Evolving`). */
+export function evolving(state: State): Evolving {
+	const index = indexOf(state);
+	const d = castDraft({ ...state });
+	detachLists(d, state, index);
+	return {
+		state: d,
+		apply: (event) => {
+			apply(d, index, event);
+			settleRead(d, index);
+		},
+		ruledFrom: (source) => index.rules.hasFirst(source) || index.lifted.hasFirst(source),
+	};
 }
 
 /** The state after events not stored yet, so with no sequence number: what a pass decides on before it stores. */

@@ -1,4 +1,4 @@
-export { evolve, evolveUnstored, type Sequenced } from "./evolve.js";
+export { type Evolving, evolve, evolveUnstored, evolving, ruleToLift, type Sequenced } from "./evolve.js";
 export { type Folded, foldBranch, foldEntries, foldRead, foldTranscript, stateAtSpan } from "./fold.js";
 export { fixedErrors, isOpen, openErrors } from "./open-errors.js";
 export type {

@@ -10,7 +10,15 @@ import {
 	stateObject,
 	stateView,
 } from "../../src/projections/index.js";
-import { evolveUnstored, foldRead, foldTranscript, initialState, stateAtSpan } from "../../src/reducers/index.js";
+import {
+	evolveUnstored,
+	evolving,
+	foldRead,
+	foldTranscript,
+	initialState,
+	ruleToLift,
+	stateAtSpan,
+} from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
 import { narrative, nowSet, ruleAdded, value } from "../support/events.js";
 import { type EntrySpec, place, transcriptText } from "../support/transcript.js";
@@ -257,6 +265,63 @@ describe("core laws", () => {
 			return (
 				unstored.lastSeq === before.lastSeq && stateJson({ ...stored, lastSeq: before.lastSeq }) === stateJson(unstored)
 			);
+		});
+	});
+
+	// Events that meet: rules added and lifted by the same few names, and files read and then modified.
+	const fewPaths = fc.array(fc.constantFrom("a.ts", "b.ts", "c.ts"), { maxLength: 3 });
+	const filesMoving = fc.record({
+		type: fc.constant("files-touched" as const),
+		data: fc.record({ read: fewPaths, modified: fewPaths }),
+	});
+	const fewSources = fc.constantFrom("u1", "u2", "u3");
+	const rulesMeeting = fc.oneof(
+		fc.record({
+			type: fc.constant("rule-added" as const),
+			data: fc.record({ words: fc.constantFrom("never push", "use tabs", "no deps"), source: fewSources }),
+		}),
+		fc.record({
+			type: fc.constant("rule-lifted" as const),
+			data: fc.record({ target: fc.oneof(fewSources, fc.constantFrom("R1", "R2", "R3")), by: fewSources }),
+		}),
+	);
+	const meeting = fc.array(fc.oneof(anyEvent, filesMoving, { arbitrary: rulesMeeting, weight: 2 }), {
+		maxLength: 40,
+		size: "max",
+	});
+
+	it("a state evolving one event at a time is, after each, the batch of the events so far (and knows which messages gave a rule), and its start is untouched", () => {
+		law([meeting, meeting], (earlier, events) => {
+			const before = applied(
+				initialState,
+				earlier,
+				earlier.map((_, i) => i + 1),
+			);
+			const kept = stateJson(before);
+			const stepping = evolving(before);
+			return (
+				events.every((event, i) => {
+					stepping.apply(event);
+					const batch = evolveUnstored(before, events.slice(0, i + 1));
+					const ruled = (source: string) => [...batch.rules, ...batch.lifted].some((rule) => rule.source === source);
+					return (
+						stateJson(stepping.state) === stateJson(batch) &&
+						["u1", "u2", "u3", "u4"].every((source) => stepping.ruledFrom(source) === ruled(source))
+					);
+				}) && stateJson(before) === kept
+			);
+		});
+	});
+
+	it("the rule a lift would take is the rule the reducer lifts for it, and none when it lifts none", () => {
+		law([meeting, fc.constantFrom("u1", "u2", "u3", "u4", "R1", "R2", "R3", "R4")], (earlier, name) => {
+			const before = evolveUnstored(initialState, earlier);
+			const after = evolveUnstored(before, [{ type: "rule-lifted", data: { target: name, by: "u99" } }]);
+			const taken = after.lifted.length > before.lifted.length ? after.lifted.at(-1) : undefined;
+			const rule = ruleToLift(before, name);
+			return taken === undefined
+				? rule === undefined
+				: rule !== undefined && sameJson(rule, { id: taken.id, text: taken.text, source: taken.source });
 		});
 	});
 });

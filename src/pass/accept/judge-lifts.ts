@@ -1,6 +1,6 @@
-import type { Event, UserMessage } from "../../events/index.js";
+import type { UserMessage } from "../../events/index.js";
 import { idNumber, readWithdrawal, withdrawsWords } from "../../events/index.js";
-import { evolveUnstored, type Rule } from "../../reducers/index.js";
+import { type Rule, ruleToLift } from "../../reducers/index.js";
 import { type DropReason, formatLabel, type Label, liftTargets, type Target } from "../answer/index.js";
 import { contentWordsOf, decide, isEarlier, type LabelGround, type Labeling, ownReading } from "./labeling.js";
 import { replacedQuestion, replaceQuestion, type ShownRule, unplacedQuestion } from "./questions.js";
@@ -33,9 +33,9 @@ function named<R extends Rule>(rules: readonly R[], name: string): R | undefined
 function replacement(labeling: Labeling, target: Target): Rule | undefined {
 	let name = target;
 	for (let step = 0; step < MAX_CHAIN; step++) {
-		const gone = named(labeling.state.lifted, name);
+		const gone = named(labeling.decided.state.lifted, name);
 		if (gone === undefined) return undefined;
-		const narrowing = named(labeling.state.rules, gone.by);
+		const narrowing = named(labeling.decided.state.rules, gone.by);
 		if (narrowing !== undefined) return narrowing;
 		name = gone.by;
 	}
@@ -45,7 +45,7 @@ function replacement(labeling: Labeling, target: Target): Rule | undefined {
 /** Rules this message could withdraw by the store's check, not already named by its label. */
 function candidates(labeling: Labeling, by: UserMessage, label: Label): Rule[] {
 	const targets = liftTargets(label);
-	return labeling.state.rules
+	return labeling.decided.state.rules
 		.filter(
 			(rule) =>
 				isEarlier(rule, by) && !targets.includes(nameOf(labeling.ground, rule)) && !targets.includes(rule.source),
@@ -96,7 +96,7 @@ export function applyLift(labeling: Labeling, by: UserMessage, label: Label, tar
 	if (target === by.ref) labeling.tally.dropped.push({ item, reason: "self-lift" });
 	else if (target.startsWith("u") && idNumber(target) > idNumber(by.ref)) {
 		labeling.tally.dropped.push({ item, reason: "later-target" });
-	} else if (!liftInForce(labeling, by, label, target) && named(labeling.state.lifted, target)?.by !== by.ref) {
+	} else if (!liftInForce(labeling, by, label, target) && named(labeling.decided.state.lifted, target)?.by !== by.ref) {
 		liftReplaced(labeling, by, label, target);
 	}
 }
@@ -106,15 +106,13 @@ export function applyLift(labeling: Labeling, by: UserMessage, label: Label, tar
  * check passes. False when the target names no rule in force.
  */
 function liftInForce(labeling: Labeling, by: UserMessage, label: Label, target: Target): boolean {
-	const event: Event = { type: "rule-lifted", data: { target, by: by.ref } };
-	const after = evolveUnstored(labeling.state, [event]);
-	const taken = after.lifted.length > labeling.state.lifted.length ? after.lifted.at(-1) : undefined;
+	const taken = ruleToLift(labeling.decided.state, target);
 	if (taken === undefined) return false;
 	if (!isEarlier(taken, by)) {
 		const reason = taken.source === by.ref ? "self-lift" : "later-target";
 		labeling.tally.dropped.push({ item: `${by.ref}:${target}`, reason });
 	} else if (!passes(labeling, by, taken.text)) unplaced(labeling, by, label, target, "lift-check", taken);
-	else decide(labeling, event, after);
+	else decide(labeling, { type: "rule-lifted", data: { target, by: by.ref } });
 	return true;
 }
 
@@ -147,7 +145,7 @@ export function replaceQuestions(labeling: Labeling): void {
 			isEarlier(held, msg) &&
 			withdrawsWords(judged, contentWordsOf(readings, held.text)) &&
 			passes(labeling, msg, held.text);
-		const asked = labeling.state.rules.filter(asks).slice(0, MAX_CANDIDATES);
+		const asked = labeling.decided.state.rules.filter(asks).slice(0, MAX_CANDIDATES);
 		for (const held of asked) tally.questions.push(replaceQuestion(msg.ref, { id: held.source, text: held.text }));
 	}
 }

@@ -1,6 +1,6 @@
 import type { Event, UserMessage, Withdrawing } from "../../events/index.js";
 import { contentWords, idNumber, ownWords, readWithdrawal } from "../../events/index.js";
-import { initialState, type Rule, type State } from "../../reducers/index.js";
+import { type Evolving, evolving, initialState, type Rule, type State } from "../../reducers/index.js";
 import type { Defect, Dropped } from "../answer/index.js";
 import type { Question } from "./questions.js";
 import type { RecordedWords } from "./verify/rule-words.js";
@@ -56,10 +56,10 @@ export interface Readings {
 export interface Labeling {
 	readonly ground: LabelGround;
 	/**
-	 * The rules of the state (`rulesOf`) with the events decided so far applied by the reducer: the rules in force
-	 * and lifted, and the ids of the rules this answer gives, are read from it.
+	 * The rules of the state (`rulesOf`), evolving as the reducer applies each event decided: the rules in force and
+	 * lifted, and the ids of the rules this answer gives, are read from its state after each.
 	 */
-	state: State;
+	readonly decided: Evolving;
 	readonly tally: LabelsTally;
 	readonly readings: Readings;
 }
@@ -77,16 +77,16 @@ function rulesOf(state: State): State {
 export function startLabeling(ground: Omit<LabelGround, "shown">, state: State): Labeling {
 	return {
 		ground: { ...ground, shown: new Set(state.rules.map((rule) => rule.id)) },
-		state: rulesOf(state),
+		decided: evolving(rulesOf(state)),
 		tally: { events: [], defects: [], questions: [], dropped: [], labeled: [], labels: [], replaced: [], recorded: [] },
 		readings: { own: new Map(), ruleWords: new Map() },
 	};
 }
 
-/** Decides an event: it joins the answer's events, and `after` (the reducer's state with it applied) is the state. */
-export function decide(labeling: Labeling, event: Event, after: State): void {
+/** Decides an event: it joins the answer's events, and the reducer applies it to the rules decided so far. */
+export function decide(labeling: Labeling, event: Event): void {
 	labeling.tally.events.push(event);
-	labeling.state = after;
+	labeling.decided.apply(event);
 }
 
 /** The rule came from a message before `by`: only such a rule can `by` lift or replace. */

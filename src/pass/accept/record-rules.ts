@@ -1,6 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import type { Event, UserMessage } from "../../events/index.js";
-import { evolveUnstored, type Rule } from "../../reducers/index.js";
+import type { Rule } from "../../reducers/index.js";
 import { defect, type Label } from "../answer/index.js";
 import { applyLift } from "./judge-lifts.js";
 import { decide, type Labeling } from "./labeling.js";
@@ -50,13 +50,16 @@ function recordedWords(
 }
 
 /**
- * A rule this answer gives, with the id the reducer gives it; none when the reducer adds nothing (the
- * same words from the same message are in force, or were lifted).
+ * A rule this answer gives, with the id the reducer gives it as it applies the rule; none when the reducer adds
+ * nothing (the same words from the same message are in force, or were lifted).
  */
 function addRule(labeling: Labeling, text: string, source: string): void {
-	const after = evolveUnstored(labeling.state, [{ type: "rule-added", data: { words: text, source } }]);
-	const added = after.rules.length > labeling.state.rules.length ? after.rules.at(-1) : undefined;
-	if (added !== undefined) decide(labeling, { type: "rule-added", data: { id: added.id, words: text, source } }, after);
+	const { state } = labeling.decided;
+	const count = state.rules.length;
+	labeling.decided.apply({ type: "rule-added", data: { words: text, source } });
+	const added = state.rules.length > count ? state.rules.at(-1) : undefined;
+	if (added !== undefined)
+		labeling.tally.events.push({ type: "rule-added", data: { id: added.id, words: text, source } });
 }
 
 /**
@@ -103,9 +106,7 @@ export function applyRuleLabel(
  * lifts to a `rule`.
  */
 export function recordPick(labeling: Labeling, msg: UserMessage, unlabeled: boolean): void {
-	const fromMsg = (rule: Rule) => rule.source === msg.ref;
-	const judged = labeling.state.rules.some(fromMsg) || labeling.state.lifted.some(fromMsg);
-	if (judged) return;
+	if (labeling.decided.ruledFrom(msg.ref)) return;
 	for (const words of pickRecords(msg)) {
 		addRule(labeling, words.text, msg.ref);
 		if (unlabeled) labeling.tally.recorded.push({ msg, words });
@@ -120,9 +121,11 @@ export function recordPick(labeling: Labeling, msg: UserMessage, unlabeled: bool
 export function withdrawOwn(labeling: Labeling, msg: UserMessage, which: (held: Rule) => boolean = () => true): void {
 	const { ground } = labeling;
 	if (!ground.reopened.has(msg.ref)) return;
-	const earlierOwn = labeling.state.rules.filter((r) => ground.shown.has(r.id) && r.source === msg.ref && which(r));
+	const earlierOwn = labeling.decided.state.rules.filter(
+		(r) => ground.shown.has(r.id) && r.source === msg.ref && which(r),
+	);
 	for (const held of earlierOwn.reverse()) {
 		const event: Event = { type: "rule-lifted", data: { target: held.id, by: msg.ref } };
-		decide(labeling, event, evolveUnstored(labeling.state, [event]));
+		decide(labeling, event);
 	}
 }
