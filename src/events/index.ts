@@ -35,11 +35,13 @@ export { type Links, type LinksScanner, lineLinks, linksScanner } from "./line-l
 export {
 	contentText,
 	decodeMessage,
+	eachUserMessage,
 	type Message,
 	messageOf,
 	type ToolCall,
 	type UserMessage,
 	userMessages,
+	writtenAs,
 } from "./messages.js";
 export { ownWords } from "./own-words.js";
 export {

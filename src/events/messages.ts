@@ -1,5 +1,6 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
+import { isRecord } from "./is-record.js";
 import type { Entry } from "./transcript.js";
 
 const TextBlock = t.type({ type: t.literal("text"), text: t.string });
@@ -109,6 +110,16 @@ export function messageOf(entry: Entry): Message | undefined {
 	return entry.type === "message" ? decodeMessage(entry.raw.message) : undefined;
 }
 
+/**
+ * The message an entry holds as written, when it says its role is `role`: a look that decodes nothing, so a reader
+ * decodes only the entries that can be what it wants. Only a message written with a role decodes as one of that
+ * role, and only `messageOf` says whether it does.
+ */
+export function writtenAs(entry: Entry, role: Message["role"]): Readonly<Record<string, unknown>> | undefined {
+	const message = entry.raw.message;
+	return isRecord(message) && message.role === role ? message : undefined;
+}
+
 /** A user message on the branch with its stable ref `u<n>`. */
 export interface UserMessage {
 	readonly ref: string;
@@ -116,12 +127,21 @@ export interface UserMessage {
 	readonly text: string;
 }
 
+/**
+ * The user messages of a branch, numbered `u1`, `u2`, … from the start of the session, each read when it is asked
+ * for: a reader that stops at the one it wants reads no further. Only an entry whose message says it is a user's is
+ * decoded (`writtenAs`).
+ */
+export function* eachUserMessage(entries: readonly Entry[]): Generator<UserMessage> {
+	let count = 0;
+	for (const entry of entries) {
+		if (writtenAs(entry, "user") === undefined) continue;
+		const message = messageOf(entry);
+		if (message?.role === "user") yield { ref: `u${++count}`, entryId: entry.id, text: message.text };
+	}
+}
+
 /** The user messages of a branch, numbered `u1`, `u2`, … from the start of the session. */
 export function userMessages(entries: readonly Entry[]): UserMessage[] {
-	const out: UserMessage[] = [];
-	for (const entry of entries) {
-		const message = messageOf(entry);
-		if (message?.role === "user") out.push({ ref: `u${out.length + 1}`, entryId: entry.id, text: message.text });
-	}
-	return out;
+	return Array.from(eachUserMessage(entries));
 }

@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RECALL_CHARS, recall, recallAnswer } from "../../src/adapters/recall/by-ref.js";
-import { decodeMessage, type Event, userMessages } from "../../src/events/index.js";
+import {
+	decodeMessage,
+	type Event,
+	entriesFromObjects,
+	messageOf,
+	userMessages,
+	writtenAs,
+} from "../../src/events/index.js";
 import { codePoints, cutWhole, headAndTail, sanitize, sliceWhole } from "../../src/projections/sanitize.js";
 import { foldTranscript } from "../../src/reducers/index.js";
 import * as ev from "../support/events.js";
@@ -220,6 +227,31 @@ describe("messages as the events module reads them", () => {
 		])
 			expect(decodeMessage(u)).toBeUndefined();
 		expect(decodeMessage({ role: "user", content: { text: "x" } })).toBeUndefined();
+	});
+
+	it("a message is passed over unread by its role as written only when it cannot decode as one of that role", () => {
+		const roles = fc.constantFrom(
+			"user" as const,
+			"assistant" as const,
+			"toolResult" as const,
+			"bashExecution" as const,
+		);
+		const written = fc.record(
+			{
+				role: fc.oneof(roles, fc.string()),
+				content: fc.oneof(fc.string(), fc.constant([{ type: "text", text: "a" }]), fc.jsonValue({ maxDepth: 1 })),
+				toolCallId: fc.oneof(fc.string(), fc.integer()),
+				toolName: fc.string(),
+				command: fc.oneof(fc.string(), fc.constant(null)),
+				output: fc.string(),
+			},
+			{ requiredKeys: [] },
+		);
+		law([fc.oneof(written, fc.jsonValue({ maxDepth: 2 })), roles], (message, role) => {
+			const entry = entriesFromObjects([{ type: "message", id: "e1", parentId: null, message }]).entries[0];
+			if (entry === undefined) return false;
+			return writtenAs(entry, role) !== undefined || messageOf(entry)?.role !== role;
+		});
 	});
 });
 

@@ -1,5 +1,5 @@
-import type { Entry, LocatedSpanRecord, Message, SpanRecord } from "../../events/index.js";
-import { isRecord, messageOf } from "../../events/index.js";
+import type { Entry, LocatedSpanRecord, SpanRecord } from "../../events/index.js";
+import { eachUserMessage, messageOf, writtenAs } from "../../events/index.js";
 import { commandsById, errorLabel, errorLine, headAndTail, sanitize, sliceWhole } from "../../projections/index.js";
 import type { Command, State } from "../../reducers/index.js";
 
@@ -31,19 +31,10 @@ export function recallAnswer(text: string): string {
 	return headAndTail(safe, RECALL_CHARS - RECALL_TAIL_CHARS - markChars(safe.length), RECALL_TAIL_CHARS);
 }
 
-/**
- * The message an entry holds as written, when its role is `role`: a look that decodes nothing, so a lookup decodes
- * only the entries that can match. Only a message of that role decodes as one, and only `messageOf` says it does.
- */
-function written(entry: Entry, role: Message["role"]): Readonly<Record<string, unknown>> | undefined {
-	const message = entry.raw.message;
-	return isRecord(message) && message.role === role ? message : undefined;
-}
-
 /** The text of the branch's first tool result, in the shape pi writes, of the call `toolCallId`. */
 function resultOf(toolCallId: string, branch: readonly Entry[]): string | undefined {
 	for (const entry of branch) {
-		if (written(entry, "toolResult")?.toolCallId !== toolCallId) continue;
+		if (writtenAs(entry, "toolResult")?.toolCallId !== toolCallId) continue;
 		const message = messageOf(entry);
 		if (message?.role === "toolResult") return message.text;
 	}
@@ -66,7 +57,7 @@ function runOf(text: string, place: number, branch: readonly Entry[]): string | 
 	if (place < 0) return undefined;
 	let seen = 0;
 	for (const entry of branch) {
-		if (written(entry, "bashExecution")?.command !== text) continue;
+		if (writtenAs(entry, "bashExecution")?.command !== text) continue;
 		const message = messageOf(entry);
 		if (message?.role === "bashExecution" && seen++ === place) return message.output;
 	}
@@ -173,17 +164,9 @@ export function recallDetail(ref: string, sources: RecallSources): string {
 	);
 }
 
-/**
- * The text of the user message `ref` names: `u<n>` is the branch's n-th user message that decodes, numbered as
- * `userMessages` numbers them. The branch is read up to it, and only user messages are decoded.
- */
+/** The text of the user message `ref` names, read up to it (`eachUserMessage`). */
 function userText(ref: string, branch: readonly Entry[]): string | undefined {
-	let users = 0;
-	for (const entry of branch) {
-		if (written(entry, "user") === undefined) continue;
-		const message = messageOf(entry);
-		if (message?.role === "user" && `u${++users}` === ref) return message.text;
-	}
+	for (const message of eachUserMessage(branch)) if (message.ref === ref) return message.text;
 	return undefined;
 }
 
