@@ -389,6 +389,22 @@ describe("asking whether a new rule replaces an earlier one", () => {
 		expect(out.defects).toEqual([]);
 	});
 
+	it("does not ask about a rule label whose words bind to another message: the rule is that message's", () => {
+		const state = withRules([{ words: "always indent with tabs", source: "u1" }]);
+		const texts = [
+			"always indent with tabs",
+			"please always indent with two spaces in every file",
+			...earlier.slice(2),
+			"I said: tabs no longer apply, ever",
+		];
+		const words = "always indent with two spaces in every file";
+		const out = acceptAnswer(context(texts, { state, span: ["u17"] }), answer([{ msg: "u17", label: "rule", words }]));
+		// u2 is kept whole, as a message of at most 300 characters is.
+		expect(added(out.events)).toEqual([{ words: texts[1], source: "u2" }]);
+		expect(out.questions).toEqual([]);
+		expect(out.defects).toEqual([]);
+	});
+
 	it("does not ask when the withdrawal is only in quoted text", () => {
 		const state = withRules([{ words: "always indent with tabs", source: "u1" }]);
 		const texts = [...earlier, 'add this to the docs: "indent with spaces instead of tabs in every file"'];
