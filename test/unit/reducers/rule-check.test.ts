@@ -58,6 +58,14 @@ describe("a rule event", () => {
 		]);
 	});
 
+	it("whose words are empty is an anomaly: nothing the user wrote backs it", () => {
+		const folded = fold(user("never push to main"), eventEntry(ruleAdded("", "u1")));
+		expect(folded.state.rules).toEqual([]);
+		expect(folded.state.anomalies).toEqual([
+			{ entry: "e2", reason: "seq 1: rule-added from u1 refused: its words stand nowhere in u1" },
+		]);
+	});
+
 	it("whose source names no user message is an anomaly (u99 of a branch with one)", () => {
 		const folded = fold(user("hello"), eventEntry(ruleAdded("hello", "u99")));
 		expect(folded.state.rules).toEqual([]);
