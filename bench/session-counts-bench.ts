@@ -2,7 +2,7 @@ import { type Entry, type Event, entriesFromObjects, type Located, type UserMess
 import { acceptLabels, type LabelContext } from "../src/pass/accept/index.js";
 import { preparedSpan } from "../src/pass/span/index.js";
 import { rereadRefs, standingEvents } from "../src/pass/takeover/index.js";
-import { spansView } from "../src/projections/index.js";
+import { renderSummary, spansView } from "../src/projections/index.js";
 import { evolve, evolveUnstored, initialState, type State } from "../src/reducers/index.js";
 import { reportGrowth } from "./measure.js";
 
@@ -71,6 +71,29 @@ function closedSpans(n: number): { readonly state: State; readonly events: reado
 	return { state: evolve(initialState, events), events };
 }
 
+/** A state of `n` commands, an open error for every other, and a note, a file read and a work-log line every fifth. */
+function crowdedState(n: number): State {
+	const events: Event[] = [];
+	for (let i = 1; i <= n; i++) {
+		const command = `npm test -- --grep "case ${i}"`;
+		events.push({
+			type: "command-recorded",
+			data: { id: `C${i}`, command, exitCode: i % 2, span: 1, toolCallId: null, by: "tool" },
+		});
+		if (i % 2 === 1)
+			events.push({
+				type: "error-recorded",
+				data: { id: `E${i}`, tool: "bash", head: `case ${i} failed: expected 3, got 4`, span: 1, command: `C${i}` },
+			});
+		if (i % 5 === 0) {
+			events.push({ type: "note-remembered", data: { text: `note ${i}: the port is ${8000 + (i % 100)}` } });
+			events.push({ type: "files-touched", data: { read: [`src/module-${i}/file.ts`], modified: [] } });
+			events.push({ type: "narrative-line", data: { span: i / 5, text: `span ${i / 5} ran its tests` } });
+		}
+	}
+	return evolveUnstored(initialState, events);
+}
+
 /** A branch of `n` user and assistant messages before one kept message, and the messages a compaction removes. */
 function removedMessages(n: number): { readonly branch: readonly Entry[]; readonly messages: readonly unknown[] } {
 	const raws: Record<string, unknown>[] = [];
@@ -127,6 +150,15 @@ const COUNTS: readonly Count[] = [
 		},
 		n: 500,
 		unit: "spans",
+	},
+	{
+		name: "a summary cut to its cap",
+		at: (n) => {
+			const state = crowdedState(n);
+			return () => renderSummary(state);
+		},
+		n: 5_000,
+		unit: "commands",
 	},
 	{
 		name: "messages a compaction removes, mapped to entries",
