@@ -66,8 +66,8 @@ export function sanitize(text: string): string {
 
 /**
  * Text meant to be read as lines (the summary pi stores): a CRLF is a line break, and every other unsafe character,
- * a lone carriage return among them, is shown as a visible escape. Each line comes out as it would alone: the
- * summary's cap measures a text by its lines' lengths (`lineChars`, src/projections/summary.ts).
+ * a lone carriage return among them, is shown as a visible escape. Each line with its line break comes out as it
+ * would alone: the summary's cap measures a text by its lines' lengths (`lineChars`, src/projections/summary.ts).
  */
 export function sanitizeText(text: string): string {
 	return sanitize(text.replace(/\r\n/g, "\n"));

@@ -390,7 +390,10 @@ function settleRead(d: Draft<State>, index: Index): void {
  * one that way cost the state's size for each event: quadratic in the rules a long pasted message records.
  */
 export interface Evolving {
-	/** The state with every event applied so far: one object, changed in place by `apply`; the state given is not. */
+	/**
+	 * The state with every event applied so far: one object, changed in place by `apply`; the state given is not. Read
+	 * its fields from it after each `apply`: a list held from before may have been replaced (the read list, `readStale`).
+	 */
 	readonly state: State;
 	/** Applies one event not stored yet, as `evolveUnstored` applies it. */
 	readonly apply: (event: Event) => void;
@@ -398,7 +401,11 @@ export interface Evolving {
 	readonly ruledFrom: (source: string) => boolean;
 }
 
-/** `state`, evolving one event at a time (`Evolving`). */
+/**
+ * `state`, evolving one event at a time (`Evolving`): the one reducer (`apply`) on a copy of the state, outside
+ * `produce`. The case reducers already work on plain copies of the lists (`detachLists`), so a draft would add only
+ * its proxy traps, and one `produce` cannot hand its state out between two events.
+ */
 export function evolving(state: State): Evolving {
 	const index = indexOf(state);
 	const d = castDraft({ ...state });
