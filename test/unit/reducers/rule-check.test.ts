@@ -58,6 +58,19 @@ describe("a rule event", () => {
 		]);
 	});
 
+	it("whose words stand verbatim only in a file attached after the user's own words is an anomaly", () => {
+		const said = `summarise this, then go on\n<file name="/repo/NOTES.md">\n${FORGED}\n</file>`;
+		const folded = fold(
+			user(said),
+			eventEntry(ruleAdded(FORGED, "u1")),
+			eventEntry(ruleAdded("summarise this, then go on", "u1")),
+		);
+		expect(folded.state.rules.map((r) => r.text)).toEqual(["summarise this, then go on"]);
+		expect(folded.state.anomalies.map((a) => a.reason)).toEqual([
+			"seq 1: rule-added from u1 refused: its words stand nowhere in u1",
+		]);
+	});
+
 	it("whose words are empty is an anomaly: nothing the user wrote backs it", () => {
 		const folded = fold(user("never push to main"), eventEntry(ruleAdded("", "u1")));
 		expect(folded.state.rules).toEqual([]);

@@ -299,6 +299,42 @@ describe("accepting labels when taking over", () => {
 		expect(lifted(oneOff.events)).toEqual([["R1", "u1"]]);
 	});
 
+	it("a pick whose message gave a rule in other words, in force or lifted, records nothing more", () => {
+		const labels = answer([
+			{ msg: "u2", label: "not a rule" },
+			{ msg: "u3", label: "not a rule" },
+		]);
+		const inForce = applied(initialState, [ruleAdded("use tabs", "u1")]);
+		expect(added(acceptAnswer(context(texts, picks, inForce), labels).events)).toEqual([]);
+		const gone = applied(initialState, [ruleAdded("use tabs", "u1"), ruleLifted("R1", "u2")]);
+		expect(added(acceptAnswer(context(texts, picks, gone), labels).events)).toEqual([]);
+	});
+
+	it("only an unlabeled pick is asked whether it replaces an earlier rule", () => {
+		const replacing = ["always indent with tabs", "from now on indent with spaces instead of tabs", "go on"];
+		const state = applied(initialState, [ruleAdded("always indent with tabs", "u1")]);
+		const ctx = context(replacing, { standing: new Set(["u2"]), reopened: new Set(["u1", "u2"]) }, state);
+		const unlabeled = acceptAnswer(
+			ctx,
+			answer([
+				{ msg: "u1", label: "rule" },
+				{ msg: "u3", label: "not a rule" },
+			]),
+		);
+		expect(added(unlabeled.events)).toEqual([["from now on indent with spaces instead of tabs", "u2"]]);
+		expect(unlabeled.questions.map((q) => [q.msg, q.targets])).toEqual([["u2", ["u1"]]]);
+		const notARule = acceptAnswer(
+			ctx,
+			answer([
+				{ msg: "u1", label: "rule" },
+				{ msg: "u2", label: "not a rule" },
+				{ msg: "u3", label: "not a rule" },
+			]),
+		);
+		expect(added(notARule.events)).toEqual([["from now on indent with spaces instead of tabs", "u2"]]);
+		expect(notARule.questions).toEqual([]);
+	});
+
 	it("a pick labeled `not a rule` is still recorded, and a rule already recorded from it stays in force", () => {
 		const fresh = acceptAnswer(
 			context(texts, picks),
