@@ -4,22 +4,7 @@ import type { Event } from "../../src/events/index.js";
 import { type CutSection, cutSummary } from "../../src/projections/summary.js";
 import { initialState } from "../../src/reducers/index.js";
 import { applied } from "../support/applied.js";
-import {
-	command,
-	deadEnd,
-	decision,
-	errorRecorded,
-	files,
-	gitWorld,
-	narrative,
-	note,
-	noWorld,
-	nowSet,
-	objective,
-	ruleAdded,
-	value,
-	worldTaken,
-} from "../support/events.js";
+import * as ev from "../support/events.js";
 import { law } from "./laws.js";
 
 /**
@@ -83,25 +68,25 @@ const cId = fc.integer({ min: 1, max: 8 }).map((i) => `C${i}`);
 
 /** One event of each kind the summary shows, its texts drawn from `text`. */
 const shownEvent: fc.Arbitrary<Event> = fc.oneof(
-	text.map(objective),
-	text.map(nowSet),
-	text.map((t) => ruleAdded(t, "u1")),
-	text.map((t) => decision(t, ["C1"])),
-	text.map((t) => deadEnd(t)),
-	text.map((t) => note(t)),
-	fc.tuple(fc.integer({ min: 1, max: 9 }), text).map(([span, t]) => narrative(span, t)),
-	fc.tuple(text, text, fc.oneof(cId, fc.constant("u2"))).map(([name, v, source]) => value(name, v, source)),
-	fc.tuple(cId, text).map(([id, t]) => command(id, t, 1)),
+	text.map(ev.objective),
+	text.map(ev.nowSet),
+	text.map((t) => ev.ruleAdded(t, "u1")),
+	text.map((t) => ev.decision(t, ["C1"])),
+	text.map((t) => ev.deadEnd(t)),
+	text.map((t) => ev.note(t)),
+	fc.tuple(fc.integer({ min: 1, max: 9 }), text).map(([span, t]) => ev.narrative(span, t)),
+	fc.tuple(text, text, fc.oneof(cId, fc.constant("u2"))).map(([name, v, source]) => ev.value(name, v, source)),
+	fc.tuple(cId, text).map(([id, t]) => ev.command(id, t, 1)),
 	fc
 		.tuple(fc.integer({ min: 1, max: 30 }), text, fc.option(cId, { nil: null }))
-		.map(([i, head, cmd]) => errorRecorded(`E${i}`, head, cmd)),
+		.map(([i, head, cmd]) => ev.errorRecorded(`E${i}`, head, cmd)),
 	fc
 		.tuple(fc.array(text, { maxLength: 4 }), fc.array(text, { maxLength: 3 }))
-		.map(([read, modified]) => files(read, modified)),
+		.map(([read, modified]) => ev.files(read, modified)),
 	fc
 		.record({ branch: text, head: text, status: text, log: text, diffStat: text })
-		.map((seen) => worldTaken(1, gitWorld(seen))),
-	text.map((reason) => worldTaken(1, noWorld(reason))),
+		.map((seen) => ev.worldTaken(1, ev.gitWorld(seen))),
+	text.map((reason) => ev.worldTaken(1, ev.noWorld(reason))),
 );
 
 /** A count to leave out of a section: none, some, or more than any section holds (then all of it). */

@@ -314,23 +314,12 @@ describe("accepting labels when taking over", () => {
 		const replacing = ["always indent with tabs", "from now on indent with spaces instead of tabs", "go on"];
 		const state = applied(initialState, [ruleAdded("always indent with tabs", "u1")]);
 		const ctx = context(replacing, { standing: new Set(["u2"]), reopened: new Set(["u1", "u2"]) }, state);
-		const unlabeled = acceptAnswer(
-			ctx,
-			answer([
-				{ msg: "u1", label: "rule" },
-				{ msg: "u3", label: "not a rule" },
-			]),
-		);
+		const withPick = (pick: readonly RawLabel[]) =>
+			acceptAnswer(ctx, answer([{ msg: "u1", label: "rule" }, ...pick, { msg: "u3", label: "not a rule" }]));
+		const unlabeled = withPick([]);
 		expect(added(unlabeled.events)).toEqual([["from now on indent with spaces instead of tabs", "u2"]]);
 		expect(unlabeled.questions.map((q) => [q.msg, q.targets])).toEqual([["u2", ["u1"]]]);
-		const notARule = acceptAnswer(
-			ctx,
-			answer([
-				{ msg: "u1", label: "rule" },
-				{ msg: "u2", label: "not a rule" },
-				{ msg: "u3", label: "not a rule" },
-			]),
-		);
+		const notARule = withPick([{ msg: "u2", label: "not a rule" }]);
 		expect(added(notARule.events)).toEqual([["from now on indent with spaces instead of tabs", "u2"]]);
 		expect(notARule.questions).toEqual([]);
 	});
