@@ -36,6 +36,7 @@ export {
 	contentText,
 	decodeMessage,
 	eachUserMessage,
+	eachUserMessageAt,
 	type Message,
 	messageOf,
 	type ToolCall,

@@ -128,17 +128,22 @@ export interface UserMessage {
 }
 
 /**
- * The user messages of a branch, numbered `u1`, `u2`, … from the start of the session, each read when it is asked
- * for: a reader that stops at the one it wants reads no further. Only an entry whose message says it is a user's is
- * decoded (`writtenAs`).
+ * The user messages of a branch, each with its entry's place in `entries`, numbered `u1`, `u2`, … from the start of
+ * the session, each read when it is asked for: a reader that stops at the one it wants reads no further. Only an entry
+ * whose message says it is a user's is decoded (`writtenAs`).
  */
-export function* eachUserMessage(entries: readonly Entry[]): Generator<UserMessage> {
+export function* eachUserMessageAt(entries: readonly Entry[]): Generator<readonly [number, UserMessage]> {
 	let count = 0;
-	for (const entry of entries) {
+	for (const [at, entry] of entries.entries()) {
 		if (writtenAs(entry, "user") === undefined) continue;
 		const message = messageOf(entry);
-		if (message?.role === "user") yield { ref: `u${++count}`, entryId: entry.id, text: message.text };
+		if (message?.role === "user") yield [at, { ref: `u${++count}`, entryId: entry.id, text: message.text }];
 	}
+}
+
+/** The user messages of a branch, numbered as `eachUserMessageAt` numbers them, each read when it is asked for. */
+export function* eachUserMessage(entries: readonly Entry[]): Generator<UserMessage> {
+	for (const [, message] of eachUserMessageAt(entries)) yield message;
 }
 
 /** The user messages of a branch, numbered `u1`, `u2`, … from the start of the session. */

@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Entry } from "../../events/index.js";
-import { type Message, messageOf, type UserMessage, userMessages } from "../../events/index.js";
+import { eachUserMessageAt, type Message, messageOf, type UserMessage, userMessages } from "../../events/index.js";
 import type { Folded, State } from "../../reducers/index.js";
 
 /** The most messages carried from earlier narrative-less or partial passes (docs/how-it-works.md, One pass). */
@@ -199,20 +199,28 @@ function messageText(message: Message): string {
 	}
 }
 
-function turnTexts(entries: readonly Entry[]): Map<string, string> {
-	const turns = new Map<string, string[]>();
-	let current: string[] | undefined;
-	let users = 0;
-	for (const entry of entries) {
-		const message = messageOf(entry);
-		if (message === undefined) continue;
-		if (message.role === "user") {
-			current = [];
-			turns.set(`u${++users}`, current);
-		}
-		current?.push(messageText(message));
+/** The text of the turn the user message at `at` opens: it and every message after it up to the next user message. */
+function turnFrom(branch: readonly Entry[], at: number, opening: string): string {
+	const parts = [opening];
+	for (let i = at + 1; i < branch.length; i++) {
+		const entry = branch[i];
+		const message = entry === undefined ? undefined : messageOf(entry);
+		if (message?.role === "user") break;
+		if (message !== undefined) parts.push(messageText(message));
 	}
-	return new Map([...turns].map(([ref, parts]) => [ref, parts.join("\n")]));
+	return parts.join("\n");
+}
+
+/**
+ * The text of the turn `u<n>` opens, read when a value the model names is checked against it (a few a pass): the
+ * branch read up to that message, and its turn. Joining every turn of the branch beforehand, for a lookup or two,
+ * took a long session's pass a fifth of its time.
+ */
+function turnTextOf(branch: readonly Entry[]): (ref: string) => string | undefined {
+	return (ref) => {
+		for (const [at, user] of eachUserMessageAt(branch)) if (user.ref === ref) return turnFrom(branch, at, user.text);
+		return undefined;
+	};
 }
 
 function carriedRefs(state: State): string[] {
@@ -247,7 +255,6 @@ export function sliceSpan(folded: Pick<Folded, "branch" | "events">, span: SpanE
 	const spanRefs = new Set(users.map((u) => u.ref));
 	const wanted = new Set(carriedRefs(state).filter((ref) => !spanRefs.has(ref)));
 	const carried = branchUsers.filter((u) => wanted.has(u.ref));
-	const turns = turnTexts(branch);
 	return {
 		span: state.spans + 1,
 		start,
@@ -258,6 +265,6 @@ export function sliceSpan(folded: Pick<Folded, "branch" | "events">, span: SpanE
 		carried,
 		branchUsers,
 		entryIds: new Set(branch.slice(start, span.end).map((e) => e.id)),
-		turnText: (ref) => turns.get(ref),
+		turnText: turnTextOf(branch),
 	};
 }
