@@ -1,7 +1,7 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import type { Entry } from "../../events/index.js";
-import { eachUserMessageAt, type Message, messageOf, type UserMessage, userMessages } from "../../events/index.js";
+import { eachUserMessageAt, type Message, messageOf, type UserMessage } from "../../events/index.js";
 import type { Folded, State } from "../../reducers/index.js";
 
 /** The most messages carried from earlier narrative-less or partial passes (docs/how-it-works.md, One pass). */
@@ -212,14 +212,18 @@ function turnFrom(branch: readonly Entry[], at: number, opening: string): string
 }
 
 /**
- * The text of the turn `u<n>` opens, read when a value the model names is checked against it (a few a pass): the
- * branch read up to that message, and its turn. Joining every turn of the branch beforehand, for a lookup or two,
- * took a long session's pass a fifth of its time.
+ * The text of the turn `u<n>` opens, read when a value the model names is checked against it (a few a pass), from the
+ * place of its user message (`placed`, `eachUserMessageAt`). Joining every turn of the branch beforehand, for a lookup
+ * or two, took a long session's pass a fifth of its time.
  */
-function turnTextOf(branch: readonly Entry[]): (ref: string) => string | undefined {
+function turnTextOf(
+	branch: readonly Entry[],
+	placed: readonly (readonly [number, UserMessage])[],
+): (ref: string) => string | undefined {
+	const byRef = new Map(placed.map(([at, user]) => [user.ref, { at, text: user.text }]));
 	return (ref) => {
-		for (const [at, user] of eachUserMessageAt(branch)) if (user.ref === ref) return turnFrom(branch, at, user.text);
-		return undefined;
+		const user = byRef.get(ref);
+		return user === undefined ? undefined : turnFrom(branch, user.at, user.text);
 	};
 }
 
@@ -246,7 +250,8 @@ export function sliceSpan(folded: Pick<Folded, "branch" | "events">, span: SpanE
 	const ids = entries.map((e) => e.id);
 	const judged = new Set(branch.slice(0, judgedUntil(folded)).map((e) => e.id));
 	const unjudged = new Set(ids.filter((id) => !judged.has(id)));
-	const branchUsers = userMessages(branch);
+	const placed = Array.from(eachUserMessageAt(branch));
+	const branchUsers = placed.map(([, user]) => user);
 	const messages = entries.flatMap((entry) => {
 		const message = messageOf(entry);
 		return message === undefined ? [] : [message];
@@ -265,6 +270,6 @@ export function sliceSpan(folded: Pick<Folded, "branch" | "events">, span: SpanE
 		carried,
 		branchUsers,
 		entryIds: new Set(branch.slice(start, span.end).map((e) => e.id)),
-		turnText: turnTextOf(branch),
+		turnText: turnTextOf(branch, placed),
 	};
 }
