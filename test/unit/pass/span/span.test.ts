@@ -312,6 +312,13 @@ describe("sliceSpan's turns, bounds and numbering", () => {
 		expect(slice.turnText("u3")).toBeUndefined();
 	});
 
+	it("a turn ends at the next user message, whatever follows that one", () => {
+		const turns = foldEntries(chain([user("one"), assistant("a1"), user("two"), assistant("a2"), user("three")]));
+		const slice = sliceSpan(turns, derivedSpan(turns.branch, "e5"), turns.state);
+		expect(slice.turnText("u1")).toBe("one\na1");
+		expect(slice.turnText("u2")).toBe("two\na2");
+	});
+
 	it("numbers the span after the state's last and reads its messages, ids and users", () => {
 		const slice = sliceSpan(folded, derivedSpan(folded.branch, "e7"), { ...initialState, spans: 4 });
 		expect(slice.span).toBe(5);
