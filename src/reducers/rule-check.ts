@@ -7,6 +7,7 @@ import {
 	ownWords,
 	type Region,
 	readWithdrawal,
+	standsWithin,
 	type UserMessage,
 	userMessages,
 	userText,
@@ -69,15 +70,6 @@ function saidBefore(seen: Seen, branch: readonly Entry[], ref: string, entry: st
 }
 
 /**
- * `words`, not empty, stand verbatim inside `region` of `text`: the first place at or after its start ends inside it.
- * Asked once a rule of a long message, a search for every place cost the message's length each time.
- */
-function standsIn(text: string, words: string, region: Region): boolean {
-	const at = words === "" ? -1 : text.indexOf(words, Math.max(0, region.start));
-	return at >= 0 && at + words.length <= region.end;
-}
-
-/**
  * The words stand in what the user wrote of the message (not in a skill's or a file's text pi put into it), read
  * loosely. Words standing verbatim stand loosely too (a run of whitespace they cut reads as the one space its whole
  * run reads as), and Longhaul records a message's own characters, so the verbatim test first spares the loose reading
@@ -87,7 +79,7 @@ function stands(said: Said, words: string): boolean {
 	const text = said.message.text;
 	said.own ??= userText(text).own;
 	const own = said.own;
-	if (own.some((region) => standsIn(text, words, region))) return true;
+	if (own.some((region) => standsWithin(text, words, region))) return true;
 	said.search ??= looseSearch(text);
 	return said
 		.search(words)
