@@ -69,40 +69,64 @@ function toolCalls(content: readonly unknown[]): ToolCall[] {
 	return calls;
 }
 
-/** Decodes a pi message; roles Longhaul does not read, or shapes that fail, give undefined. Exported for tests. */
+/**
+ * Decodes a pi message; roles Longhaul does not read, or shapes that fail, give undefined. Only the codec of the role
+ * the message is written with is tried: each codec asks for its own role, so no other could decode it, and a failed
+ * decoding costs io-ts its list of errors. Exported for tests.
+ */
 export function decodeMessage(u: unknown): Message | undefined {
+	switch (isRecord(u) ? u.role : undefined) {
+		case "user":
+			return userOf(u);
+		case "assistant":
+			return assistantOf(u);
+		case "toolResult":
+			return toolResultOf(u);
+		case "bashExecution":
+			return bashExecutionOf(u);
+		default:
+			return undefined;
+	}
+}
+
+function userOf(u: unknown): Message | undefined {
 	const user = UserCodec.decode(u);
-	if (E.isRight(user)) return { role: "user", text: contentText(user.right.content) };
+	return E.isRight(user) ? { role: "user", text: contentText(user.right.content) } : undefined;
+}
+
+function assistantOf(u: unknown): Message | undefined {
 	const assistant = AssistantCodec.decode(u);
-	if (E.isRight(assistant)) {
-		const a = assistant.right;
-		return {
-			role: "assistant",
-			text: contentText(a.content),
-			toolCalls: toolCalls(a.content),
-			stopReason: a.stopReason ?? "",
-			errorMessage: a.errorMessage ?? "",
-		};
-	}
+	if (E.isLeft(assistant)) return undefined;
+	const a = assistant.right;
+	return {
+		role: "assistant",
+		text: contentText(a.content),
+		toolCalls: toolCalls(a.content),
+		stopReason: a.stopReason ?? "",
+		errorMessage: a.errorMessage ?? "",
+	};
+}
+
+function toolResultOf(u: unknown): Message | undefined {
 	const result = ToolResultCodec.decode(u);
-	if (E.isRight(result)) {
-		const r = result.right;
-		return {
-			role: "toolResult",
-			toolCallId: r.toolCallId,
-			toolName: r.toolName,
-			text: contentText(r.content),
-			isError: r.isError === true,
-			details: r.details,
-		};
-	}
+	if (E.isLeft(result)) return undefined;
+	const r = result.right;
+	return {
+		role: "toolResult",
+		toolCallId: r.toolCallId,
+		toolName: r.toolName,
+		text: contentText(r.content),
+		isError: r.isError === true,
+		details: r.details,
+	};
+}
+
+function bashExecutionOf(u: unknown): Message | undefined {
 	const bash = BashExecutionCodec.decode(u);
-	if (E.isRight(bash)) {
-		const b = bash.right;
-		const exitCode = typeof b.exitCode === "number" ? b.exitCode : null;
-		return { role: "bashExecution", command: b.command, output: b.output, exitCode, cancelled: b.cancelled === true };
-	}
-	return undefined;
+	if (E.isLeft(bash)) return undefined;
+	const b = bash.right;
+	const exitCode = typeof b.exitCode === "number" ? b.exitCode : null;
+	return { role: "bashExecution", command: b.command, output: b.output, exitCode, cancelled: b.cancelled === true };
 }
 
 /** The message an entry holds, if it is a message entry Longhaul reads. */
