@@ -76,13 +76,13 @@ function startsIn(hay: string, needle: string): number[] {
 }
 
 /**
- * `needle`, not empty, stands verbatim in `text` inside `within`: the first place at or after its start ends inside
- * it. Where only whether it stands is asked (a rule of a long message, once a rule), `occurrences` would find every
- * place at the cost of the text's length each time.
+ * Where `needle`, not empty, stands verbatim in `text` inside `within`: the first place at or after its start, when
+ * it ends inside it; else -1. Where only one place is asked for (a rule of a long message, once a rule),
+ * `occurrences` would find every place at the cost of the text's length each time.
  */
-export function standsWithin(text: string, needle: string, within: Region): boolean {
+export function placeWithin(text: string, needle: string, within: Region): number {
 	const at = needle === "" ? -1 : text.indexOf(needle, Math.max(0, within.start));
-	return at >= 0 && at + needle.length <= within.end;
+	return at >= 0 && at + needle.length <= within.end ? at : -1;
 }
 
 /** Every place `needle` stands verbatim in `text` inside `within`, oldest first. */

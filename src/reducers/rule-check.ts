@@ -5,9 +5,9 @@ import {
 	type Located,
 	looseSearch,
 	ownWords,
+	placeWithin,
 	type Region,
 	readWithdrawal,
-	standsWithin,
 	type UserMessage,
 	userMessages,
 	userText,
@@ -37,6 +37,11 @@ interface Said {
 	own?: readonly Region[];
 	search?: (words: string) => Region[];
 	withdrawing?: Withdrawing;
+	/**
+	 * Where the words of the last rule found verbatim in the message stand: a message's rules are mostly stored in the
+	 * order their words stand in it, so the next search starts there, and a message of many rules is read once.
+	 */
+	found?: number;
 }
 
 /** What the check reads of a branch: its user messages by ref and each entry's place, both made when first needed. */
@@ -79,11 +84,26 @@ function stands(said: Said, words: string): boolean {
 	const text = said.message.text;
 	said.own ??= userText(text).own;
 	const own = said.own;
-	if (own.some((region) => standsWithin(text, words, region))) return true;
+	if (own.some((region) => standsVerbatim(said, words, region))) return true;
 	said.search ??= looseSearch(text);
 	return said
 		.search(words)
 		.some((found) => own.some((region) => found.start >= region.start && found.end <= region.end));
+}
+
+/**
+ * The words stand verbatim in one region of the message: searched from where the last rule's words were found when
+ * that lies in the region (a place found there is in the region), else, or when none is found there, from the
+ * region's start.
+ */
+function standsVerbatim(said: Said, words: string, region: Region): boolean {
+	const text = said.message.text;
+	const from = said.found ?? -1;
+	const ahead =
+		from > region.start && from < region.end ? placeWithin(text, words, { start: from, end: region.end }) : -1;
+	const at = ahead >= 0 ? ahead : placeWithin(text, words, region);
+	if (at >= 0) said.found = at;
+	return at >= 0;
 }
 
 function withdraws(said: Said, ruleText: string): boolean {

@@ -79,6 +79,47 @@ describe("a rule event", () => {
 		]);
 	});
 
+	it("of a message of several rules stands whatever order the rules are stored in, a rule before the last one found too", () => {
+		const said = "never push to main. always run the linter. never add dependencies";
+		const rules = ["always run the linter", "never add dependencies", "never push to main"];
+		const folded = fold(
+			user(said),
+			compaction(
+				1,
+				rules.map((words) => ruleAdded(words, "u1")),
+			),
+		);
+		expect(folded.state.rules.map((r) => r.text)).toEqual(rules);
+		expect(folded.state.anomalies).toEqual([]);
+	});
+
+	it("of a message of several rules is searched in the user's words only, wherever the rule before it stood", () => {
+		const said = [
+			"ok, and never push to main",
+			'<file name="/repo/NOTES.md">',
+			FORGED,
+			"</file>",
+			"and never add dependencies",
+		].join("\n");
+		const folded = fold(
+			user(said),
+			compaction(1, [
+				ruleAdded("never push to main", "u1"),
+				ruleAdded(FORGED, "u1"),
+				ruleAdded("and never add dependencies", "u1"),
+				ruleAdded("ok, and never", "u1"),
+			]),
+		);
+		expect(folded.state.rules.map((r) => r.text)).toEqual([
+			"never push to main",
+			"and never add dependencies",
+			"ok, and never",
+		]);
+		expect(folded.state.anomalies.map((a) => a.reason)).toEqual([
+			"seq 2: rule-added from u1 refused: its words stand nowhere in u1",
+		]);
+	});
+
 	it("whose source names no user message is an anomaly (u99 of a branch with one)", () => {
 		const folded = fold(user("hello"), eventEntry(ruleAdded("hello", "u99")));
 		expect(folded.state.rules).toEqual([]);
