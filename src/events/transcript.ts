@@ -190,20 +190,28 @@ function typeString(u: unknown): string {
 function readTree(parsed: readonly Parsed[], anomalies: ReadAnomaly[], version: number): Entry[] {
 	const entries: Entry[] = [];
 	for (const p of parsed) {
-		if (p.value.type === "session") continue;
-		const { id, parentId } = p.value;
-		if (typeof id !== "string" || id === "") {
-			anomalies.push({ entry: `line ${p.line}`, reason: "entry has no id" });
-			continue;
-		}
-		if (parentId !== null && typeof parentId !== "string") {
-			anomalies.push({ entry: id, reason: "entry has no valid parentId" });
-			continue;
-		}
-		const raw = version < 3 ? renameHookMessage(p.value) : p.value;
-		entries.push({ id, parentId, type: typeString(p.value.type), raw });
+		const entry = linkedEntry(p.value, p.line, anomalies);
+		if (entry !== undefined) entries.push(version < 3 ? { ...entry, raw: renameHookMessage(entry.raw) } : entry);
 	}
 	return entries;
+}
+
+/**
+ * The entry a v2 or v3 line holds, linked by its own id and parentId; without a valid id or parentId it is an
+ * anomaly, and a `session` line is no entry.
+ */
+function linkedEntry(value: Record<string, unknown>, line: number, anomalies: ReadAnomaly[]): Entry | undefined {
+	if (value.type === "session") return undefined;
+	const { id, parentId } = value;
+	if (typeof id !== "string" || id === "") {
+		anomalies.push({ entry: `line ${line}`, reason: "entry has no id" });
+		return undefined;
+	}
+	if (parentId !== null && typeof parentId !== "string") {
+		anomalies.push({ entry: id, reason: "entry has no valid parentId" });
+		return undefined;
+	}
+	return { id, parentId, type: typeString(value.type), raw: value };
 }
 
 function renameHookMessage(value: Record<string, unknown>): Record<string, unknown> {
@@ -212,10 +220,15 @@ function renameHookMessage(value: Record<string, unknown>): Record<string, unkno
 	return { ...value, message: { ...message, role: "custom" } };
 }
 
-/** Reads entries already in memory (pi's `getBranch()`); what has no id is an anomaly, what nests too deep is cut. */
+/**
+ * Reads entries already in memory (pi's `getBranch()`); what has no id is an anomaly, what nests too deep is cut. In
+ * one pass, as `readTree` would read them: the anomalies of what is no object or nests too deep come first, those of
+ * the links after them.
+ */
 export function entriesFromObjects(objects: readonly unknown[]): Transcript {
 	const anomalies: ReadAnomaly[] = [];
-	const parsed: Parsed[] = [];
+	const unlinked: ReadAnomaly[] = [];
+	const entries: Entry[] = [];
 	objects.forEach((value, index) => {
 		if (!isRecord(value)) {
 			anomalies.push({ entry: `entry ${index + 1}`, reason: "entry is not an object" });
@@ -229,7 +242,8 @@ export function entriesFromObjects(objects: readonly unknown[]): Transcript {
 				reason: tooDeep(MAX_DEPTH),
 			});
 		}
-		parsed.push({ line: index + 1, index, value: bounded.value });
+		const entry = linkedEntry(bounded.value, index + 1, unlinked);
+		if (entry !== undefined) entries.push(entry);
 	});
-	return { version: 3, header: undefined, entries: readTree(parsed, anomalies, 3), anomalies };
+	return { version: 3, header: undefined, entries, anomalies: anomalies.concat(unlinked) };
 }
