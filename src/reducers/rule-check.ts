@@ -44,67 +44,33 @@ interface Said {
 	found?: number;
 }
 
-/** What the check reads of a branch: its user messages by ref, and the first place of the ids it asks about. */
-interface Read {
-	readonly users: ReadonlyMap<string, Said>;
-	/**
-	 * The first place on the branch of each user message's entry id and each id of an entry that is no message (only a
-	 * compaction or a custom entry carries an event).
-	 */
-	readonly places: ReadonlyMap<string, number>;
-}
-
-/**
- * What the check reads of a branch, each made when first needed: `everyPlace`, the first place of every id, only for
- * an id `read.places` does not hold.
- */
+/** What the check reads of a branch: its user messages by ref and each entry's place, both made when first needed. */
 interface Seen {
-	read?: Read;
-	everyPlace?: Map<string, number>;
+	users?: Map<string, Said>;
+	places?: Map<string, number>;
 }
 
-/** What `places` holds for an id before the walk meets its first place. */
-const UNPLACED = -1;
-
-/**
- * The branch's user messages and the first places of the ids the check asks about. Only those ids are put in the
- * map, but every entry's id is looked up in it, so that an id an earlier entry also has is placed where it first
- * stands.
- */
-function readOf(seen: Seen, branch: readonly Entry[]): Read {
-	if (seen.read !== undefined) return seen.read;
-	const messages = userMessages(branch);
+function placesOf(seen: Seen, branch: readonly Entry[]): Map<string, number> {
+	if (seen.places !== undefined) return seen.places;
 	const places = new Map<string, number>();
-	for (const message of messages) places.set(message.entryId, UNPLACED);
-	for (const entry of branch) if (entry.type !== "message") places.set(entry.id, UNPLACED);
-	for (let i = 0; i < branch.length; i++) {
-		const id = branch[i]?.id;
-		if (id !== undefined && places.get(id) === UNPLACED) places.set(id, i);
-	}
-	const users = new Map<string, Said>();
-	for (const message of messages) users.set(message.ref, { message, at: places.get(message.entryId) ?? -1 });
-	seen.read = { users, places };
-	return seen.read;
-}
-
-/** The first place on the branch of an entry id, or undefined when no entry has it. */
-function placeOf(seen: Seen, branch: readonly Entry[], id: string): number | undefined {
-	const place = readOf(seen, branch).places.get(id);
-	if (place !== undefined) return place;
-	if (seen.everyPlace === undefined) {
-		const every = new Map<string, number>();
-		branch.forEach((entry, i) => {
-			if (!every.has(entry.id)) every.set(entry.id, i);
-		});
-		seen.everyPlace = every;
-	}
-	return seen.everyPlace.get(id);
+	branch.forEach((entry, i) => {
+		if (!places.has(entry.id)) places.set(entry.id, i);
+	});
+	seen.places = places;
+	return places;
 }
 
 /** The user message `ref` if it stands on the branch before the entry that carries the event. */
 function saidBefore(seen: Seen, branch: readonly Entry[], ref: string, entry: string): Said | undefined {
-	const said = readOf(seen, branch).users.get(ref);
-	const eventAt = placeOf(seen, branch, entry);
+	const places = placesOf(seen, branch);
+	if (seen.users === undefined) {
+		const users = new Map<string, Said>();
+		for (const message of userMessages(branch))
+			users.set(message.ref, { message, at: places.get(message.entryId) ?? -1 });
+		seen.users = users;
+	}
+	const said = seen.users.get(ref);
+	const eventAt = places.get(entry);
 	return said !== undefined && eventAt !== undefined && said.at < eventAt ? said : undefined;
 }
 
