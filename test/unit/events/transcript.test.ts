@@ -143,7 +143,9 @@ describe("v1 compactions and v2 roles, as pi migrates them", () => {
 			message: { role: "hookMessage", customType: "reminder", content: "run the linter", display: true, timestamp: 0 },
 		};
 		const thinking = { type: "thinking_level_change", thinkingLevel: "high" };
-		const entries = chain([user("never add dependencies"), hook, thinking, assistant("ok")]);
+		// Only a message entry's role is renamed: another entry that holds a message of that role is read as written.
+		const custom = { type: "custom_message", message: { role: "hookMessage", content: "x", timestamp: 0 } };
+		const entries = chain([user("never add dependencies"), hook, thinking, custom, assistant("ok")]);
 		const text = `${[header, ...entries].map((e) => JSON.stringify(e)).join("\n")}\n`;
 		const read = readTranscript(text);
 		expect(read.version).toBe(2);
@@ -153,6 +155,7 @@ describe("v1 compactions and v2 roles, as pi migrates them", () => {
 			{ ...entries[1], message: { ...hook.message, role: "custom" } },
 			entries[2],
 			entries[3],
+			entries[4],
 		]);
 	});
 });

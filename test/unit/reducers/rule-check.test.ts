@@ -179,6 +179,18 @@ describe("a rule event", () => {
 		expect(folded.state.anomalies).toEqual([]);
 	});
 
+	it("retyped and standing in the user's words after pi's material is in force, as before it", () => {
+		const said = [
+			"ok, go on",
+			'<skill name="release" location="/repo/.pi/skills/release/SKILL.md">',
+			"Tag each release.",
+			"</skill>",
+			'and never tag a "release" on a Friday',
+		].join("\n");
+		const folded = fold(user(said), eventEntry(ruleAdded("never  tag a \u201crelease\u201d on a Friday", "u1")));
+		expect(outcome(folded)).toEqual({ inForce: ["never  tag a \u201crelease\u201d on a Friday"], refused: [] });
+	});
+
 	it("retyped loosely and standing as the whole of its source, from its first character to its last, is in force", () => {
 		const folded = fold(
 			user("never   push to \u201cmain\u201d"),
