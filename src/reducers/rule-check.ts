@@ -38,10 +38,12 @@ interface Said {
 	search?: (words: string) => Region[];
 	withdrawing?: Withdrawing;
 	/**
-	 * Where the words of the last rule found verbatim in the message stand: a message's rules are mostly stored in the
-	 * order their words stand in it, so the next search starts there, and a message of many rules is read once.
+	 * Where the words of the last rule found verbatim in the message stand, and whether they stood at or after the
+	 * place before them: a message's rules are mostly stored in the order their words stand in it, so the next search
+	 * starts there, and a message of many rules is read once.
 	 */
 	found?: number;
+	onward?: boolean;
 }
 
 /** What the check reads of a branch: its user messages by ref and each entry's place, both made when first needed. */
@@ -93,17 +95,19 @@ function stands(said: Said, words: string): boolean {
 
 /**
  * The words stand verbatim in one region of the message: searched from where the last rule's words were found when
- * that lies in the region (a place found there is in the region), else, or when none is found there, from the
- * region's start.
+ * that lies in the region and the rules so far went onward (a place found there is in the region), else, or when none
+ * is found there, from the region's start. Rules stored in another order cost what a search from the start costs.
  */
 function standsVerbatim(said: Said, words: string, region: Region): boolean {
 	const text = said.message.text;
 	const from = said.found ?? -1;
-	const ahead =
-		from > region.start && from < region.end ? placeWithin(text, words, { start: from, end: region.end }) : -1;
+	const near = said.onward !== false && from > region.start && from < region.end;
+	const ahead = near ? placeWithin(text, words, { start: from, end: region.end }) : -1;
 	const at = ahead >= 0 ? ahead : placeWithin(text, words, region);
-	if (at >= 0) said.found = at;
-	return at >= 0;
+	if (at < 0) return false;
+	said.onward = at >= from;
+	said.found = at;
+	return true;
 }
 
 function withdraws(said: Said, ruleText: string): boolean {
