@@ -93,7 +93,8 @@ export async function passBench(transcripts: readonly string[]): Promise<PassFig
 	let promptChars = 0;
 	let leaving: string[] = [];
 	for (let i = 0; i < 15; i++) {
-		// In turn, each first every other time: what a fork costs the work after it is not left to the other's count.
+		// In turn, each first every other time. A real run's forks may still slow the run after it, so the figure
+		// without forks is, if anything, high.
 		for (const which of i % 2 === 0 ? (["real", "before"] as const) : (["before", "real"] as const)) {
 			const sent: string[] = [];
 			const start = performance.now();

@@ -77,7 +77,8 @@ function startsIn(hay: string, needle: string): number[] {
 
 /**
  * Where `needle`, not empty, stands verbatim in `text` inside `within`: the first place at or after its start, when
- * it ends inside it; else -1. Where only one place is asked for (a rule of a long message, once a rule),
+ * it ends inside it; else -1. It reads from `within`'s start to that place, or on to the end of the text when there
+ * is none (`indexOf` knows no end). Where only one place is asked for (a rule of a long message, once a rule),
  * `occurrences` would find every place at the cost of the text's length each time.
  */
 export function placeWithin(text: string, needle: string, within: Region): number {

@@ -38,12 +38,11 @@ interface Said {
 	search?: (words: string) => Region[];
 	withdrawing?: Withdrawing;
 	/**
-	 * Where the words of the last rule found verbatim in the message stand, and whether they stood at or after the
-	 * place before them: a message's rules are mostly stored in the order their words stand in it, so the next search
-	 * starts there, and a message of many rules is read once.
+	 * Where the words of the last rule found verbatim in the message stand, while its rules have stood in the order
+	 * they are stored in; null once one stood before the one stored before it. A message's rules are mostly stored in
+	 * the order they stand, so the next search starts there and a message of many rules is read once.
 	 */
-	found?: number;
-	onward?: boolean;
+	found?: number | null;
 }
 
 /** What the check reads of a branch: its user messages by ref and each entry's place, both made when first needed. */
@@ -95,18 +94,22 @@ function stands(said: Said, words: string): boolean {
 
 /**
  * The words stand verbatim in one region of the message: searched from where the last rule's words were found when
- * that lies in the region and the rules so far went onward (a place found there is in the region), else, or when none
- * is found there, from the region's start. Rules stored in another order cost what a search from the start costs.
+ * that lies in the region (a place found there is in the region), else, or when none is found there, from the
+ * region's start. A look ahead that finds nothing reads on to the end of the text, so once the words stand before the
+ * last place, the message's rules are out of order and no more looks ahead are made for it: a message costs at most
+ * one look more than searches from the region's start. The verdict does not depend on any of this: words that stand
+ * verbatim stand loosely too.
  */
 function standsVerbatim(said: Said, words: string, region: Region): boolean {
 	const text = said.message.text;
-	const from = said.found ?? -1;
-	const near = said.onward !== false && from > region.start && from < region.end;
+	const from = said.found;
+	const near = typeof from === "number" && from > region.start && from < region.end;
 	const ahead = near ? placeWithin(text, words, { start: from, end: region.end }) : -1;
 	const at = ahead >= 0 ? ahead : placeWithin(text, words, region);
 	if (at < 0) return false;
-	said.onward = at >= from;
-	said.found = at;
+	// Found only from the region's start: the words stand before the last place, and the looks ahead end.
+	const outOfOrder = near && ahead < 0;
+	said.found = outOfOrder || from === null ? null : at;
 	return true;
 }
 
