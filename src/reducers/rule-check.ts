@@ -96,9 +96,10 @@ function stands(said: Said, words: string): boolean {
  * The words stand verbatim in one region of the message: searched from where the last rule's words were found when
  * that lies in the region (a place found there is in the region), else, or when none is found there, from the
  * region's start. A look ahead that finds nothing reads on to the end of the text, so once the words stand before the
- * last place, the message's rules are out of order and no more looks ahead are made for it: a message costs at most
- * one look more than searches from the region's start. The verdict does not depend on any of this: words that stand
- * verbatim stand loosely too.
+ * last place, the message's rules are out of order and no more looks ahead are made for it: out of order, a message
+ * costs one look more than searches from the region's start, and words that stand nowhere verbatim one look more,
+ * which reads no further than their own search from the start. The verdict does not depend on any of this: words
+ * that stand verbatim stand loosely too.
  */
 function standsVerbatim(said: Said, words: string, region: Region): boolean {
 	const text = said.message.text;
