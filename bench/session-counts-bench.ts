@@ -71,6 +71,22 @@ function closedSpans(n: number): { readonly state: State; readonly events: reado
 	return { state: evolve(initialState, events), events };
 }
 
+/**
+ * `n` rules, each from a message of its own, then a lift of each, oldest first, and a lift of an id no rule has: a
+ * lift found its rule by a scan from the newest and spliced it out (32,000 lifts of nothing took 10.9 s, 2026-12-07).
+ */
+function liftedRules(n: number): Event[] {
+	const added = Array.from(
+		{ length: n },
+		(_, i): Event => ({ type: "rule-added", data: { id: `R${i + 1}`, words: `rule ${i}`, source: `u${i + 1}` } }),
+	);
+	const lifts = Array.from({ length: n }, (_, i): Event[] => [
+		{ type: "rule-lifted", data: { target: `R${i + 1}`, by: "u0" } },
+		{ type: "rule-lifted", data: { target: `R${2 * n + i + 1}`, by: "u0" } },
+	]);
+	return [...added, ...lifts.flat()];
+}
+
 /** A state of `n` commands, an open error for every other, and a note, a file read and a work-log line every fifth. */
 function crowdedState(n: number): State {
 	const events: Event[] = [];
@@ -143,6 +159,15 @@ const COUNTS: readonly Count[] = [
 		},
 		n: 2_000,
 		unit: "events",
+	},
+	{
+		name: "rules lifted, and lifts of nothing",
+		at: (n) => {
+			const events = liftedRules(n);
+			return () => evolveUnstored(initialState, events);
+		},
+		n: 8_000,
+		unit: "rules",
 	},
 	{
 		name: "spans in `longhaul state --spans`",

@@ -30,6 +30,46 @@ class PairSet {
 	}
 }
 
+/**
+ * Where each rule in force stands in the draft's rules list, by id and by source, and the places of the rules lifted
+ * since the list was last settled (`settleRules`): a lift finds its rule without a scan and leaves the list once, when
+ * it is settled. Found by a scan and spliced out at each lift, the list cost its length each time. Ids are unique among
+ * a state's rules (`idFor`); a source's places are kept oldest first, and a lifted one is dropped when it comes to the
+ * top, so each place is pushed once and popped at most once.
+ */
+class RulePlaces {
+	readonly #byId = new Map<string, number>();
+	readonly #bySource = new Map<string, number[]>();
+	readonly lifted = new Set<number>();
+
+	constructor(rules: readonly Rule[]) {
+		rules.forEach((rule, at) => {
+			this.add(rule, at);
+		});
+	}
+
+	add(rule: Rule, at: number): void {
+		this.#byId.set(rule.id, at);
+		const places = this.#bySource.get(rule.source);
+		if (places === undefined) this.#bySource.set(rule.source, [at]);
+		else places.push(at);
+	}
+
+	lift(rule: Rule, at: number): void {
+		this.#byId.delete(rule.id);
+		this.lifted.add(at);
+	}
+
+	/** The newest place of a rule in force whose id or source is `target`, or -1. */
+	newest(target: string): number {
+		const byId = this.#byId.get(target) ?? -1;
+		const places = this.#bySource.get(target);
+		if (places === undefined) return byId;
+		while (places.length > 0 && this.lifted.has(places[places.length - 1] ?? -1)) places.pop();
+		return Math.max(byId, places[places.length - 1] ?? -1);
+	}
+}
+
 /** Values recorded, by source, then name and value. */
 class ValueSet {
 	readonly #bySource = new Map<string, PairSet>();
@@ -60,6 +100,8 @@ interface Index {
 	readonly rules: PairSet;
 	/** Rules lifted, by source and words: the same words from the same message never come back. */
 	readonly lifted: PairSet;
+	/** The rules' places in the draft's list: made at the first lift after the list was settled. */
+	rulePlaces?: RulePlaces;
 	readonly commands: Set<string>;
 	/** Each error's place in `errors`. */
 	readonly errors: Map<string, number>;
@@ -168,27 +210,35 @@ function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventDa
 		return;
 	}
 	index.rules.add(source, words);
-	d.rules.push({ id: idFor(index, "R", id), text: words, source });
+	const rule = { id: idFor(index, "R", id), text: words, source };
+	index.rulePlaces?.add(rule, d.rules.length);
+	d.rules.push(rule);
 }
 
-/** Where the rule a lift of `target` takes stands: the newest rule in force whose id or source is `target`. */
-function liftedAt(state: Pick<State, "rules">, target: string): number {
-	return state.rules.findLastIndex((rule) => rule.id === target || rule.source === target);
-}
-
-/** The rule a lift of `target` would take from `state`: none when no rule in force has that id or source. */
+/**
+ * The rule a lift of `target` would take from `state`: the newest rule in force whose id or source is `target`, none
+ * when no rule in force has that id or source. The reducer finds the same rule by its index (`RulePlaces`).
+ */
 export function ruleToLift(state: State, target: string): Rule | undefined {
-	return state.rules[liftedAt(state, target)];
+	return state.rules[state.rules.findLastIndex((rule) => rule.id === target || rule.source === target)];
 }
 
-/** Lifts the newest rule in force whose id or source is `target`. */
+/** The rules' places in the draft's list, by which a lift finds the rule `ruleToLift` names. */
+function rulePlaces(d: Draft<State>, index: Index): RulePlaces {
+	index.rulePlaces ??= new RulePlaces(d.rules);
+	return index.rulePlaces;
+}
+
+/** Lifts the newest rule in force whose id or source is `target`; it leaves the rules list when the list is settled. */
 function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventData<"rule-lifted">): void {
-	const at = liftedAt(d, target);
-	const [rule] = at < 0 ? [] : d.rules.splice(at, 1);
+	const places = rulePlaces(d, index);
+	const at = places.newest(target);
+	const rule = d.rules[at];
 	if (rule === undefined) {
 		d.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
 		return;
 	}
+	places.lift(rule, at);
 	index.rules.delete(rule.source, rule.text);
 	index.lifted.add(rule.source, rule.text);
 	d.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
@@ -343,12 +393,12 @@ export interface RuleGate<S extends Sequenced> {
 }
 
 /** The gate's anomaly for a rule event, recorded in the event's place; nothing for any other event or one that passes. */
-function refused<S extends Sequenced>(d: Draft<State>, gate: RuleGate<S>, at: S): boolean {
+function refused<S extends Sequenced>(d: Draft<State>, index: Index, gate: RuleGate<S>, at: S): boolean {
 	const { event } = at;
 	let anomaly: Anomaly | undefined;
 	if (event.type === "rule-added") anomaly = gate.added(at, event.data);
 	else if (event.type === "rule-lifted") {
-		const rule = d.rules[liftedAt(d, event.data.target)];
+		const rule = d.rules[rulePlaces(d, index).newest(event.data.target)];
 		anomaly = rule === undefined ? undefined : gate.lifted(at, event.data, rule);
 	}
 	if (anomaly !== undefined) d.anomalies.push(anomaly);
@@ -369,12 +419,21 @@ export function evolve<S extends Sequenced>(state: State, events: readonly S[], 
 		// The highest sequence number is kept aside and set once: each read of the draft is a proxy trap.
 		let lastSeq = state.lastSeq;
 		for (const at of events) {
-			if (gate === undefined || !refused(draft, gate, at)) apply(draft, index, at.event);
+			if (gate === undefined || !refused(draft, index, gate, at)) apply(draft, index, at.event);
 			if (at.seq !== null && at.seq > lastSeq) lastSeq = at.seq;
 		}
 		if (lastSeq !== state.lastSeq) draft.lastSeq = lastSeq;
+		settleRules(draft, index);
 		settleRead(draft, index);
 	});
+}
+
+/** The rules list without the rules lifted since it was last settled; their places are made anew at the next lift. */
+function settleRules(d: Draft<State>, index: Index): void {
+	const lifted = index.rulePlaces?.lifted;
+	if (lifted === undefined || lifted.size === 0) return;
+	d.rules = d.rules.filter((_, at) => !lifted.has(at));
+	index.rulePlaces = undefined;
 }
 
 /** The read list rebuilt from the read set, once a path has left it (`readStale`). */
@@ -392,7 +451,8 @@ function settleRead(d: Draft<State>, index: Index): void {
 export interface Evolving {
 	/**
 	 * The state with every event applied so far: one object, changed in place by `apply`; the state given is not. Read
-	 * its fields from it after each `apply`: a list held from before may have been replaced (the read list, `readStale`).
+	 * its fields from it after each `apply`: a list held from before may have been replaced (the read list, `readStale`;
+	 * the rules list after a lift, which costs its length here, where a batch settles it once).
 	 */
 	readonly state: State;
 	/** Applies one event not stored yet, as `evolveUnstored` applies it. */
@@ -414,6 +474,7 @@ export function evolving(state: State): Evolving {
 		state: d,
 		apply: (event) => {
 			apply(d, index, event);
+			settleRules(d, index);
 			settleRead(d, index);
 		},
 		ruledFrom: (source) => index.rules.hasFirst(source) || index.lifted.hasFirst(source),

@@ -313,6 +313,57 @@ describe("core laws", () => {
 		});
 	});
 
+	// Rule events with ids of their own (from R100, so no id the earlier events were given), aimed at one another: a
+	// lift names an added rule's id, one of the few sources, or an id no rule has.
+	const rulesAimed = fc
+		.array(
+			fc.oneof(
+				fc.record({
+					type: fc.constant("rule-added" as const),
+					data: fc.record({
+						words: fc.constantFrom("never push", "use tabs", "no deps", "be brief"),
+						source: fewSources,
+					}),
+				}),
+				fc.record({
+					type: fc.constant("rule-lifted" as const),
+					data: fc.record({
+						target: fc.oneof(
+							fewSources,
+							fc.integer({ min: 98, max: 130 }).map((n) => `R${n}`),
+						),
+						by: fewSources,
+					}),
+				}),
+			),
+			{ maxLength: 60 },
+		)
+		.map((events) =>
+			events.map((e, i): Event => (e.type === "rule-added" ? { ...e, data: { ...e.data, id: `R${100 + i}` } } : e)),
+		);
+
+	it("a batch leaves the rules of lifts taken one by one from a list: each takes the newest rule in force whose id or source is its target", () => {
+		law([meeting, rulesAimed], (earlier, events) => {
+			const before = evolveUnstored(initialState, earlier);
+			const rules = [...before.rules];
+			const lifted = [...before.lifted];
+			for (const event of events) {
+				if (event.type === "rule-added") {
+					const { id, words, source } = event.data;
+					const known = [...rules, ...lifted].some((r) => r.source === source && r.text === words);
+					if (!known && id !== undefined) rules.push({ id, text: words, source });
+				} else if (event.type === "rule-lifted") {
+					const { target, by } = event.data;
+					const at = rules.findLastIndex((r) => r.id === target || r.source === target);
+					const [taken] = at < 0 ? [] : rules.splice(at, 1);
+					if (taken !== undefined) lifted.push({ ...taken, by });
+				}
+			}
+			const after = evolveUnstored(before, events);
+			return sameJson(after.rules, rules) && sameJson(after.lifted, lifted);
+		});
+	});
+
 	it("the rule a lift would take is the rule the reducer lifts for it, and none when it lifts none", () => {
 		law([meeting, fc.constantFrom("u1", "u2", "u3", "u4", "R1", "R2", "R3", "R4")], (earlier, name) => {
 			const before = evolveUnstored(initialState, earlier);
