@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Region, trimRegion } from "../../../src/events/user-text.js";
-import { looseAnchors, looseFinder, looseSearch, occurrences, onWordBoundaries } from "../../../src/events/words.js";
+import {
+	looseAnchors,
+	looseFinder,
+	looseSearch,
+	occurrences,
+	onWordBoundaries,
+	placeWithin,
+} from "../../../src/events/words.js";
 import { params } from "../../properties/laws.js";
 
 const at = (text: string, needle: string) => {
@@ -181,6 +188,15 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		fc.assert(
 			fc.property(searched, ({ text, needle, within }) => {
 				expect(occurrences(text, needle, within)).toEqual(oldOccurrences(text, needle, within));
+			}),
+			params({ numRuns: 3000 }),
+		);
+	});
+
+	it("give as the first place the words stand verbatim in a region the first of every place, and -1 for none", () => {
+		fc.assert(
+			fc.property(searched, ({ text, needle, within }) => {
+				expect(placeWithin(text, needle, within)).toBe(occurrences(text, needle, within)[0]?.start ?? -1);
 			}),
 			params({ numRuns: 3000 }),
 		);
