@@ -30,43 +30,73 @@ class PairSet {
 	}
 }
 
+/** A rule in the rules list, marked once lifted. */
+interface Placed {
+	readonly rule: Rule;
+	lifted: boolean;
+}
+
 /**
- * Where each rule in force stands in the draft's rules list, by id and by source, and the places of the rules lifted
- * since the list was last settled (`settleRules`): a lift finds its rule without a scan and leaves the list once, when
- * it is settled. Found by a scan and spliced out at each lift, the list cost its length each time. Ids are unique among
- * a state's rules (`idFor`); a source's places are kept oldest first, and a lifted one is dropped when it comes to the
- * top, so each place is pushed once and popped at most once.
+ * The rules list indexed for lifts. Each rule stands under its id and under its source, newest last (alone where it is
+ * the key's only rule, as under an id), so the newest rule not lifted under a lift's target is the rule `ruleToLift`
+ * names; lifted rules are dropped from the top when met there, so each is popped at most twice. A lifted rule is
+ * marked and leaves the list when the list is settled (`settleRules`): after each event of `evolving`, whose caller
+ * reads the state between events, the one rule lifted is spliced out where it stands, found from the newest; at the
+ * end of a batch, every rule it lifted is filtered out at once. A scan for the rule and a splice at each lift cost the
+ * list's length each time. Settling changes only the list, so the index holds across it.
  */
 class RulePlaces {
-	readonly #byId = new Map<string, number>();
-	readonly #bySource = new Map<string, number[]>();
-	readonly lifted = new Set<number>();
+	readonly #byKey = new Map<string, Placed | Placed[]>();
+	/** The rules in list order, as the draft's list holds them, lifted ones until the list is settled. */
+	#listed: Placed[] = [];
+	/** The rules lifted since the list was last settled. */
+	#lifted: Placed[] = [];
 
 	constructor(rules: readonly Rule[]) {
-		rules.forEach((rule, at) => {
-			this.add(rule, at);
-		});
+		for (const rule of rules) this.add(rule);
 	}
 
-	add(rule: Rule, at: number): void {
-		this.#byId.set(rule.id, at);
-		const places = this.#bySource.get(rule.source);
-		if (places === undefined) this.#bySource.set(rule.source, [at]);
-		else places.push(at);
+	add(rule: Rule): void {
+		const placed = { rule, lifted: false };
+		this.#listed.push(placed);
+		this.#put(rule.id, placed);
+		this.#put(rule.source, placed);
 	}
 
-	lift(rule: Rule, at: number): void {
-		this.#byId.delete(rule.id);
-		this.lifted.add(at);
+	/** The newest rule in force whose id or source is `target`: the rule `ruleToLift` names. */
+	newest(target: string): Placed | undefined {
+		const under = this.#byKey.get(target);
+		if (under === undefined) return undefined;
+		if (!Array.isArray(under)) return under.lifted ? undefined : under;
+		while (under.length > 0 && under[under.length - 1]?.lifted === true) under.pop();
+		return under[under.length - 1];
 	}
 
-	/** The newest place of a rule in force whose id or source is `target`, or -1. */
-	newest(target: string): number {
-		const byId = this.#byId.get(target) ?? -1;
-		const places = this.#bySource.get(target);
-		if (places === undefined) return byId;
-		while (places.length > 0 && this.lifted.has(places[places.length - 1] ?? -1)) places.pop();
-		return Math.max(byId, places[places.length - 1] ?? -1);
+	lift(placed: Placed): void {
+		placed.lifted = true;
+		this.#lifted.push(placed);
+	}
+
+	/** `rules`, the list this index was made from and added to, without the rules lifted since the last call. */
+	settle(rules: Rule[]): Rule[] {
+		const [first, second] = this.#lifted;
+		if (first === undefined) return rules;
+		this.#lifted = [];
+		if (second === undefined) {
+			const at = this.#listed.lastIndexOf(first);
+			this.#listed.splice(at, 1);
+			rules.splice(at, 1);
+			return rules;
+		}
+		this.#listed = this.#listed.filter((placed) => !placed.lifted);
+		return this.#listed.map((placed) => placed.rule);
+	}
+
+	#put(key: string, placed: Placed): void {
+		const under = this.#byKey.get(key);
+		if (under === undefined) this.#byKey.set(key, placed);
+		else if (Array.isArray(under)) under.push(placed);
+		else this.#byKey.set(key, [under, placed]);
 	}
 }
 
@@ -100,7 +130,7 @@ interface Index {
 	readonly rules: PairSet;
 	/** Rules lifted, by source and words: the same words from the same message never come back. */
 	readonly lifted: PairSet;
-	/** The rules' places in the draft's list: made at the first lift after the list was settled. */
+	/** The rules list indexed for lifts (`RulePlaces`): made when the first `rule-lifted` event is met. */
 	rulePlaces?: RulePlaces;
 	readonly commands: Set<string>;
 	/** Each error's place in `errors`. */
@@ -211,7 +241,7 @@ function ruleAdded(d: Draft<State>, index: Index, { id, words, source }: EventDa
 	}
 	index.rules.add(source, words);
 	const rule = { id: idFor(index, "R", id), text: words, source };
-	index.rulePlaces?.add(rule, d.rules.length);
+	index.rulePlaces?.add(rule);
 	d.rules.push(rule);
 }
 
@@ -223,7 +253,7 @@ export function ruleToLift(state: State, target: string): Rule | undefined {
 	return state.rules[state.rules.findLastIndex((rule) => rule.id === target || rule.source === target)];
 }
 
-/** The rules' places in the draft's list, by which a lift finds the rule `ruleToLift` names. */
+/** The rules list indexed for lifts (`RulePlaces`), made from the draft's list when first asked for. */
 function rulePlaces(d: Draft<State>, index: Index): RulePlaces {
 	index.rulePlaces ??= new RulePlaces(d.rules);
 	return index.rulePlaces;
@@ -232,13 +262,13 @@ function rulePlaces(d: Draft<State>, index: Index): RulePlaces {
 /** Lifts the newest rule in force whose id or source is `target`; it leaves the rules list when the list is settled. */
 function ruleLifted(d: Draft<State>, index: Index, { target, by }: EventData<"rule-lifted">): void {
 	const places = rulePlaces(d, index);
-	const at = places.newest(target);
-	const rule = d.rules[at];
-	if (rule === undefined) {
+	const placed = places.newest(target);
+	if (placed === undefined) {
 		d.anomalies.push({ entry: by, reason: `lift of ${target}, which is not a rule in force` });
 		return;
 	}
-	places.lift(rule, at);
+	places.lift(placed);
+	const { rule } = placed;
 	index.rules.delete(rule.source, rule.text);
 	index.lifted.add(rule.source, rule.text);
 	d.lifted.push({ id: rule.id, text: rule.text, source: rule.source, by });
@@ -398,7 +428,7 @@ function refused<S extends Sequenced>(d: Draft<State>, index: Index, gate: RuleG
 	let anomaly: Anomaly | undefined;
 	if (event.type === "rule-added") anomaly = gate.added(at, event.data);
 	else if (event.type === "rule-lifted") {
-		const rule = d.rules[rulePlaces(d, index).newest(event.data.target)];
+		const rule = rulePlaces(d, index).newest(event.data.target)?.rule;
 		anomaly = rule === undefined ? undefined : gate.lifted(at, event.data, rule);
 	}
 	if (anomaly !== undefined) d.anomalies.push(anomaly);
@@ -428,12 +458,9 @@ export function evolve<S extends Sequenced>(state: State, events: readonly S[], 
 	});
 }
 
-/** The rules list without the rules lifted since it was last settled; their places are made anew at the next lift. */
+/** The rules list without the rules lifted since it was last settled. */
 function settleRules(d: Draft<State>, index: Index): void {
-	const lifted = index.rulePlaces?.lifted;
-	if (lifted === undefined || lifted.size === 0) return;
-	d.rules = d.rules.filter((_, at) => !lifted.has(at));
-	index.rulePlaces = undefined;
+	if (index.rulePlaces !== undefined) d.rules = index.rulePlaces.settle(d.rules);
 }
 
 /** The read list rebuilt from the read set, once a path has left it (`readStale`). */
@@ -451,8 +478,7 @@ function settleRead(d: Draft<State>, index: Index): void {
 export interface Evolving {
 	/**
 	 * The state with every event applied so far: one object, changed in place by `apply`; the state given is not. Read
-	 * its fields from it after each `apply`: a list held from before may have been replaced (the read list, `readStale`;
-	 * the rules list after a lift, which costs its length here, where a batch settles it once).
+	 * its fields from it after each `apply`: a list held from before may have been replaced (the read list, `readStale`).
 	 */
 	readonly state: State;
 	/** Applies one event not stored yet, as `evolveUnstored` applies it. */
