@@ -130,6 +130,14 @@ function removedMessages(n: number): { readonly branch: readonly Entry[]; readon
 	return { branch: entriesFromObjects(raws).entries, messages };
 }
 
+/** The reducer's run over the events `events(n)` makes for a count, the events made beforehand. */
+function evolvedFrom(events: (n: number) => readonly Event[]): Count["at"] {
+	return (n) => {
+		const made = events(n);
+		return () => evolveUnstored(initialState, made);
+	};
+}
+
 const COUNTS: readonly Count[] = [
 	{
 		name: "a pasted message's rule sentences, read again",
@@ -153,19 +161,13 @@ const COUNTS: readonly Count[] = [
 	},
 	{
 		name: "files read, then modified, one event a span",
-		at: (n) => {
-			const events = filesMoved(n);
-			return () => evolveUnstored(initialState, events);
-		},
+		at: evolvedFrom(filesMoved),
 		n: 2_000,
 		unit: "events",
 	},
 	{
 		name: "rules lifted, and lifts of nothing",
-		at: (n) => {
-			const events = liftedRules(n);
-			return () => evolveUnstored(initialState, events);
-		},
+		at: evolvedFrom(liftedRules),
 		// Below 16,000 rules the reducer's time a rule steps up, old and new code alike (rules added and none lifted:
 		// 1.4-1.5 ms at 4,000, 46-51 ms at 32,000, 2026-12-07; the collector); from there a doubling costs about 2x.
 		n: 16_000,
