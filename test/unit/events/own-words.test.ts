@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ownWords, QUOTED_WORDS } from "../../../src/events/own-words.js";
+import { userText } from "../../../src/events/user-text.js";
 import { params } from "../../properties/laws.js";
 
 const words = (text: string) => ownWords(text).replace(/\s+/g, " ").trim();
@@ -99,6 +100,53 @@ describe("ownWords, read in linear time", () => {
 			fc.property(fc.array(part, { maxLength: 60 }), (parts) => {
 				const text = parts.join("");
 				expect(ownWords(text)).toBe(oldQuotesBlanked(text));
+			}),
+			params({ numRuns: 3000 }),
+		);
+	});
+});
+
+// ownWords as it stood before it blanked through a mask (2026-12-07): an array of the text's characters, split and
+// joined once a pass, as the oracle of the text it returns.
+function charArrayOwnWords(text: string): string {
+	const blank = (chars: string[], start: number, end: number) => {
+		for (let i = start; i < end; i++) if (chars[i] !== "\n") chars[i] = " ";
+	};
+	const chars = text.split("");
+	let from = 0;
+	for (const region of userText(text).own) {
+		blank(chars, from, region.start);
+		from = region.end;
+	}
+	blank(chars, from, text.length);
+	let offset = 0;
+	let fence: string | null = null;
+	for (const line of text.split("\n")) {
+		const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+		const inFence = fence !== null;
+		if (fence === null && opener !== undefined) fence = opener;
+		else if (fence !== null && opener !== undefined && opener[0] === fence[0] && opener.length >= fence.length) {
+			fence = null;
+		}
+		if (inFence || fence !== null || /^[ \t]*>/.test(line)) blank(chars, offset, offset + line.length);
+		offset += line.length + 1;
+	}
+	return oldQuotesBlanked(chars.join(""));
+}
+
+describe("ownWords, blanked through a mask", () => {
+	it("returns what the character array split and joined a pass returned, on text with every kind of markup", () => {
+		const part = fc.oneof(
+			fc.constantFrom('"', "\u201e", "\u201c", "\u201d", "\u00ab", "\u00bb", "`", " ", "\n", "\n> ", "> "),
+			fc.constantFrom("```", "~~~", "````", "\n```\n", "\n~~~~\n", "   ```", "    ```"),
+			fc.constantFrom("<objective>", "</objective>", "<goal>", "</goal>", "Stop when done.\n"),
+			fc.constantFrom("one ", "two", "three four five six seven ", "\ud83d\ude00", "\ud83d", "\r\n", "\t"),
+			fc.string({ unit: "binary", maxLength: 4 }),
+		);
+		fc.assert(
+			fc.property(fc.array(part, { maxLength: 60 }), (parts) => {
+				const text = parts.join("");
+				expect(ownWords(text)).toBe(charArrayOwnWords(text));
 			}),
 			params({ numRuns: 3000 }),
 		);
