@@ -73,8 +73,14 @@ function fencesAndBlockquotes(text: string): Region[] {
 	return ranges;
 }
 
-function wordCount(text: string): number {
-	return text.split(/\s+/).filter((word) => word !== "").length;
+const WORD = /\S+/g;
+
+/** Whether `text` holds at least `count` words: read up to the last of them, not split whole. */
+function holdsWords(text: string, count: number): boolean {
+	WORD.lastIndex = 0;
+	let found = 0;
+	while (found < count && WORD.exec(text) !== null) found++;
+	return found === count;
 }
 
 /** What lies outside the quotable regions: a pi-goal message's template. */
@@ -99,7 +105,7 @@ export function ownWords(text: string): string {
 	for (const { pattern, closers } of QUOTES) {
 		const quoted: Region[] = [];
 		for (const match of toLastCloser(current, closers).matchAll(pattern)) {
-			if (wordCount(match[1] ?? "") < QUOTED_WORDS) continue;
+			if (!holdsWords(match[1] ?? "", QUOTED_WORDS)) continue;
 			const start = match.index ?? 0;
 			quoted.push({ start, end: start + match[0].length });
 		}

@@ -82,6 +82,8 @@ function lastLine(lines: readonly Line[], closes: (line: string) => boolean): nu
 
 /** The regions pi wrote: each block from its opening line to the last closing line of its kind, and each note line. */
 function materialOf(text: string): Material[] {
+	// No line can open material where no opener stands at all: most messages, read without making their lines.
+	if (![SKILL_OPEN, FILE_OPEN, ...IMAGE_NOTES].some((opener) => text.includes(opener))) return [];
 	const lines = linesOf(text);
 	const skillClose = lastLine(lines, (line) => line === "</skill>");
 	const fileClose = lastLine(lines, (line) => line.endsWith("</file>"));

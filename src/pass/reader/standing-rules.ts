@@ -251,7 +251,11 @@ function fromNowOn(statement: string): boolean {
 	return FROM_NOW_ON.test(statement) && !WITHDRAWAL_PHRASES.some((phrase) => phrase.test(statement));
 }
 
+/** A letter or a digit: a sentence without one holds no word, so no rule word and no "from now on". */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
 function sentenceIsRule(sentence: string, exceptions: readonly Exception[]): boolean {
+	if (!WORD_CHARACTER.test(sentence)) return false;
 	const body = statement(sentence);
 	if (body === undefined) return false;
 	const own = unrelayed(body);

@@ -20,8 +20,14 @@ export interface Token {
 // trying each of them made a run of a megabyte of `#` quadratic.
 const TOKEN = /(?<![-/@#$~])[-/@#$~]*[\p{L}\p{N}_]+(?:['.\-/][\p{L}\p{N}_]+)*/gu;
 
+/** The words of `text` in order. One `exec` loop: `matchAll` copies the pattern at each call, and a sentence is read a few times. */
 export function tokenize(text: string): Token[] {
-	return [...text.matchAll(TOKEN)].map((match) => ({ word: match[0], start: match.index ?? 0 }));
+	const tokens: Token[] = [];
+	TOKEN.lastIndex = 0;
+	for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
+		tokens.push({ word: match[0], start: match.index });
+	}
+	return tokens;
 }
 
 export function wordAt(tokens: readonly Token[], index: number): string {
@@ -63,7 +69,7 @@ const spaces = (text: string): string => text.replace(/[^\n]/g, " ");
 /** A text the reader reads, made from a message: `from[i]` is the offset in the message that `text[i]` came from. */
 export interface ReadText {
 	readonly text: string;
-	readonly from: readonly number[];
+	readonly from: ArrayLike<number>;
 }
 
 /** Lowercase, with straight apostrophes. */
@@ -78,29 +84,55 @@ function normalize(text: string): string {
 		.replace(/\bmustnt\b/g, "mustn't");
 }
 
-/** Where each unit of `text` lowercased came from: lowercasing may lengthen a character ("İ"). */
-function lowercaseOffsets(text: string): number[] {
-	const from: number[] = [];
-	let offset = 0;
-	for (const char of text) {
-		for (let unit = 0; unit < char.toLowerCase().length; unit++) from.push(offset);
-		offset += char.length;
+/** 1 + the length of a UTF-16 unit lowercased, learned as units are met; 0 where not yet known. */
+const LOWERED_LENGTH = new Uint8Array(0x10000);
+
+/** How many units the character at `at`, `width` units wide, takes lowercased: lowercasing may lengthen one ("İ"). */
+function loweredLength(text: string, at: number, width: number): number {
+	const unit = text.charCodeAt(at);
+	if (unit < 0x80) return 1;
+	if (width === 2) return text.slice(at, at + 2).toLowerCase().length;
+	if (LOWERED_LENGTH[unit] === 0) LOWERED_LENGTH[unit] = 1 + String.fromCharCode(unit).toLowerCase().length;
+	return (LOWERED_LENGTH[unit] ?? 1) - 1;
+}
+
+/** 2 where a surrogate pair starts at `at`, else 1: the units of one character. */
+function widthAt(text: string, at: number): number {
+	const unit = text.charCodeAt(at);
+	if (unit < 0xd800 || unit > 0xdbff) return 1;
+	const next = text.charCodeAt(at + 1);
+	return next >= 0xdc00 && next <= 0xdfff ? 2 : 1;
+}
+
+/** Where each unit of `text` lowercased (`units` long) came from: the offset of its character in `text`. */
+function lowercaseOffsets(text: string, units: number): Int32Array {
+	const from = new Int32Array(units);
+	let written = 0;
+	for (let at = 0; at < text.length; ) {
+		const width = widthAt(text, at);
+		const length = loweredLength(text, at, width);
+		from.fill(at, written, written + length);
+		written += length;
+		at += width;
 	}
 	return from;
 }
 
 /** Where each unit of `normalize(text)` came from; an apostrophe it adds, from the "t" it stands before. */
-function normalizedOffsets(text: string): number[] {
+function normalizedOffsets(text: string): Int32Array {
 	const low = lowered(text);
-	const from = lowercaseOffsets(text);
-	const out: number[] = [];
+	const from = lowercaseOffsets(text, low.length);
+	const added = [...low.matchAll(/\bdont\b|\bmustnt\b/g)].map((match) => match.index + match[0].length - 1);
+	if (added.length === 0) return from;
+	const out = new Int32Array(from.length + added.length);
+	let written = 0;
 	let done = 0;
-	for (const match of low.matchAll(/\bdont\b|\bmustnt\b/g)) {
-		const t = (match.index ?? 0) + match[0].length - 1;
-		for (let i = done; i <= t; i++) out.push(from[i] ?? i);
+	for (const t of added) {
+		out.set(from.subarray(done, t + 1), written);
+		written += t + 1 - done;
 		done = t;
 	}
-	for (let i = done; i < from.length; i++) out.push(from[i] ?? i);
+	out.set(from.subarray(done), written);
 	return out;
 }
 

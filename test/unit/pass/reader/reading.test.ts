@@ -292,7 +292,11 @@ describe("the sentences the reader picks, as they stand in the message", () => {
 	});
 
 	it("each unit of a 'dont' read as \"don't\" comes from the message, the apostrophe from its 't'", () => {
-		expect(proseOf("dont x")).toEqual({ text: "don't x", from: [0, 1, 2, 3, 3, 4, 5] });
-		expect(proseOf("Mustnt")).toEqual({ text: "mustn't", from: [0, 1, 2, 3, 4, 5, 5] });
+		const read = (text: string) => {
+			const { text: prose, from } = proseOf(text);
+			return { text: prose, from: Array.from(from) };
+		};
+		expect(read("dont x")).toEqual({ text: "don't x", from: [0, 1, 2, 3, 3, 4, 5] });
+		expect(read("Mustnt")).toEqual({ text: "mustn't", from: [0, 1, 2, 3, 4, 5, 5] });
 	});
 });

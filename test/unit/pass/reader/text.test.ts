@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sentences, statement, tokenize } from "../../../../src/pass/reader/text.js";
+import { ownWords } from "../../../../src/events/index.js";
+import { proseOf, sentences, statement, tokenize } from "../../../../src/pass/reader/text.js";
 import { params } from "../../../properties/laws.js";
 
 // The reader's patterns as they stood before they were made linear (2026-12-07), as the oracle: a run of `#`, of
@@ -78,5 +79,44 @@ describe("the reader's text, read in linear time", () => {
 		["never push to main,, maybe?", undefined],
 	])("takes a closing tag after a run of separators off %j, from the run's first", (sentence, want) => {
 		expect(statement(sentence)).toBe(want);
+	});
+});
+
+// Where each unit of the reader's text came from, as it was found before the offsets went into a typed array
+// (2026-12-07): each character lowercased alone, its units pushed one by one, and an apostrophe added after the "don"
+// of "dont" and the "mustn" of "mustnt" given its "t"'s offset. The oracle of `proseOf(text).from`.
+function arrayOffsets(own: string): number[] {
+	const low = own.toLowerCase().replace(/[\u2018\u2019\u02bc\u2032]/g, "'");
+	const from: number[] = [];
+	let offset = 0;
+	for (const char of own) {
+		for (let unit = 0; unit < char.toLowerCase().length; unit++) from.push(offset);
+		offset += char.length;
+	}
+	const out: number[] = [];
+	let done = 0;
+	for (const match of low.matchAll(/\bdont\b|\bmustnt\b/g)) {
+		const t = (match.index ?? 0) + match[0].length - 1;
+		for (let i = done; i <= t; i++) out.push(from[i] ?? i);
+		done = t;
+	}
+	for (let i = done; i < from.length; i++) out.push(from[i] ?? i);
+	return out;
+}
+
+describe("where the reader's text came from", () => {
+	it("gives each unit the offset the units pushed one by one gave, characters that lengthen and pairs and all", () => {
+		const part = fc.oneof(
+			fc.constantFrom("dont", "Mustnt", "DONT", " ", "\u0130", "\u1e9e", "\u03a3", "\u2019", "\ud801\udc00", "\ud83d"),
+			fc.constantFrom("\udc00", "\ufb00", "\u0149", "\u00df", "never", ".", "\n"),
+			fc.string({ unit: "binary", maxLength: 4 }),
+		);
+		fc.assert(
+			fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
+				const own = parts.join("");
+				expect(Array.from(proseOf(own).from)).toEqual(arrayOffsets(ownWords(own)));
+			}),
+			params({ numRuns: 3000 }),
+		);
 	});
 });
