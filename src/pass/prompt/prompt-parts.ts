@@ -8,16 +8,42 @@ export function oneLine(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
 }
 
+const fromStart = (text: string, units: number): string => text.slice(0, units);
+const fromEnd = (text: string, units: number): string => text.slice(text.length - units);
+
+/**
+ * `oneLine(text)`, or, where that is at least `count` long, a start (or end) of it at least `count` long, made of the
+ * text's start (end) alone: the first 2 × `count` units, twice that, …, as long as it takes. A stretch of text on
+ * one line, trimmed, is a start (an end) of the whole on one line, since a run of blanks cut at its end is one blank
+ * either way. A tool's output of megabytes costs what its ends do, not a flattening of it all.
+ */
+function oneLineEnd(text: string, count: number, end: typeof fromStart): string {
+	for (let units = Math.max(256, 2 * count); units < text.length; units *= 2) {
+		const line = oneLine(end(text, units));
+		if (line.length >= count) return line;
+	}
+	return oneLine(text);
+}
+
 /** The text on one line, cut to `max` characters with "…" where it is cut, never inside a surrogate pair. */
 export function cut(text: string, max: number): string {
-	const line = oneLine(text);
+	const line = oneLineEnd(text, max + 1, fromStart);
 	return line.length <= max ? line : `${sliceWhole(line, 0, max)}…`;
 }
 
 /** An excerpt for a prompt: the text's head and tail with " … " between, on one line unless `lines`. */
 export function headTail(text: string, head: number, tail: number, lines = false): string {
-	const flat = lines ? text.trim() : oneLine(text);
-	return flat.length <= head + tail + 3 ? flat : headAndTail(flat, head, tail, () => " … ");
+	const mark = () => " … ";
+	if (lines) {
+		const flat = text.trim();
+		return flat.length <= head + tail + 3 ? flat : headAndTail(flat, head, tail, mark);
+	}
+	const start = oneLineEnd(text, head + tail + 4, fromStart);
+	if (start.length <= head + tail + 3) return start;
+	// The line's first head + 1 and last tail + 1 units are all that `headAndTail` reads of it (a pair split at either
+	// cut, a joiner at either end), and the mark here counts nothing.
+	const end = oneLineEnd(text, tail + 1, fromEnd);
+	return headAndTail(start.slice(0, head + 1) + end.slice(end.length - tail - 1), head, tail, mark);
 }
 
 /** What a tool call is about, in a word: a bash command, a path, or its arguments as JSON. */

@@ -1,5 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { argsText, cut, headTail, worldLines } from "../../../../src/pass/prompt/index.js";
+import { headAndTail, sliceWhole } from "../../../../src/projections/index.js";
+import { params } from "../../../properties/laws.js";
 
 describe("cut: a text on one line, cut at its bound", () => {
 	it("given tabs, newlines and runs of spaces, then they are one space each and none at the ends", () => {
@@ -109,5 +112,38 @@ describe("worldLines: the World in three lines", () => {
 		expect(worldLines({ taken: false, reason: "not a git repository" })).toEqual([
 			"(no snapshot: not a git repository)",
 		]);
+	});
+});
+
+// `cut` and `headTail` as they stood before they read only the ends of a long text (2026-12-07): the whole text put on
+// one line first. The oracle.
+const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim();
+const wholeCut = (text: string, max: number): string => {
+	const line = oneLine(text);
+	return line.length <= max ? line : `${sliceWhole(line, 0, max)}…`;
+};
+const wholeHeadTail = (text: string, head: number, tail: number): string => {
+	const flat = oneLine(text);
+	return flat.length <= head + tail + 3 ? flat : headAndTail(flat, head, tail, () => " … ");
+};
+
+describe("cut and headTail on a long text read its ends alone", () => {
+	// Long runs of blanks (cut anywhere by a window), pairs, lone halves and joiners at any place, texts past a window.
+	const part = fc.oneof(
+		fc.constantFrom("a", "bc", "\ud83d\ude00", "\ud83d", "\ude00", "\u200d", "\u00a0", "\t", "\r\n", "\u2028"),
+		fc.integer({ min: 1, max: 700 }).map((n) => " ".repeat(n)),
+		fc.integer({ min: 1, max: 700 }).map((n) => "x".repeat(n)),
+	);
+	const text = fc.array(part, { maxLength: 30 }).map((parts) => parts.join(""));
+	const bound = fc.integer({ min: 0, max: 600 });
+
+	it("gives what the whole text put on one line gave", () => {
+		fc.assert(
+			fc.property(text, bound, bound, (t, head, tail) => {
+				expect(cut(t, head)).toBe(wholeCut(t, head));
+				expect(headTail(t, head, tail)).toBe(wholeHeadTail(t, head, tail));
+			}),
+			params({ numRuns: 3000 }),
+		);
 	});
 });
