@@ -1,9 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Event } from "../../../src/events/index.js";
 import { COMMAND_CHARS, cutCommand } from "../../../src/projections/command-text.js";
 import { renderSummary, spansView, stateObject } from "../../../src/projections/index.js";
 import { SHOWN_VALUES, shownValues } from "../../../src/projections/shown-values.js";
 import { foldEntries, initialState, type State } from "../../../src/reducers/index.js";
+import { params } from "../../properties/laws.js";
 import { applied } from "../../support/applied.js";
 import { longhaulDetails } from "../../support/entries.js";
 import { command, errorRecorded, spanClosed, value } from "../../support/events.js";
@@ -211,5 +213,38 @@ describe("an error's origin", () => {
 			errors: [{ id: "E1", tool: "bash", head: "failed", span: 1, command: "C1", fixedBy: null }],
 		};
 		expect(renderSummary(state).text).toContain("- E1 (bash C1: npm test, span 1): failed");
+	});
+});
+
+// cutCommand as it stood before it put only a command's start on one line (2026-12-07): the whole text first. The
+// oracle.
+function wholeCutCommand(text: string): string {
+	const leadingCd = /^cd\s+(?:"[^"]*"|'[^']*'|[^\s;&|]+)\s*(?:&&|;)\s*/;
+	let line = text.replace(/\s+/g, " ").trim();
+	let rest = line.replace(leadingCd, "");
+	while (rest !== line && rest !== "") {
+		line = rest;
+		rest = line.replace(leadingCd, "");
+	}
+	if (line.length <= COMMAND_CHARS) return line;
+	const high = (code: number) => code >= 0xd800 && code <= 0xdbff;
+	return `${line.slice(0, high(line.charCodeAt(COMMAND_CHARS - 2)) ? COMMAND_CHARS - 2 : COMMAND_CHARS - 1)}…`;
+}
+
+describe("cutCommand on a long command reads its start alone", () => {
+	it("gives what the whole command put on one line gave, leading cds cut anywhere by a window and all", () => {
+		const part = fc.oneof(
+			fc.constantFrom("cd ", "cd", "cd\n", "'my dir'", '"a b"', "'", '"', " && ", "&&", "&", "; ", ";", "|"),
+			fc.constantFrom("npm test", "x", "\ud83d\ude00", "\ud83d", "\n", "\t", "<<EOF\n", "\nEOF"),
+			fc.integer({ min: 1, max: 300 }).map((n) => " ".repeat(n)),
+			fc.integer({ min: 1, max: 300 }).map((n) => "d".repeat(n)),
+		);
+		fc.assert(
+			fc.property(fc.array(part, { maxLength: 40 }), (parts) => {
+				const text = parts.join("");
+				expect(cutCommand(text)).toBe(wholeCutCommand(text));
+			}),
+			params({ numRuns: 4000 }),
+		);
 	});
 });
