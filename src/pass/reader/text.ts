@@ -69,7 +69,7 @@ const spaces = (text: string): string => text.replace(/[^\n]/g, " ");
 /** A text the reader reads, made from a message: `from[i]` is the offset in the message that `text[i]` came from. */
 export interface ReadText {
 	readonly text: string;
-	readonly from: ArrayLike<number>;
+	readonly from: Int32Array;
 }
 
 /** Lowercase, with straight apostrophes. */
