@@ -17,6 +17,16 @@ export function timeRuns(runs: number, f: () => void): number[] {
 	return times;
 }
 
+/**
+ * A plain scan of the texts: every char code read once, line breaks counted (the count is printed, so the loop's
+ * work is used). The floor redaction's cost is measured against.
+ */
+export function plainScan(texts: readonly string[]): number {
+	let lines = 0;
+	for (const text of texts) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+	return lines;
+}
+
 /** A line of the report: a name, a figure, and whether it meets its target. */
 export function report(name: string, figure: string, target: string, ok: boolean): void {
 	process.stdout.write(`${ok ? "ok  " : "MISS"} ${name.padEnd(44)} ${figure.padEnd(34)} target ${target}\n`);

@@ -1,5 +1,5 @@
 import { createRedactor, type Redactor } from "../src/adapters/redact/index.js";
-import { median, report } from "./measure.js";
+import { median, plainScan, report } from "./measure.js";
 import type { PassFigures } from "./pass-bench.js";
 import {
 	BASE62,
@@ -180,16 +180,6 @@ async function escapeFigures(redactor: Redactor, seed: number): Promise<void> {
 	);
 	if (misses[0] !== undefined) process.stdout.write(`     missed: ${JSON.stringify(misses[0].text).slice(0, 160)}\n`);
 	if (falses[0] !== undefined) process.stdout.write(`     marked: ${JSON.stringify(falses[0]).slice(0, 160)}\n`);
-}
-
-/**
- * A plain scan of the texts: every char code read once, line breaks counted (the count is printed, so the loop's
- * work is used). The floor redaction's cost is measured against.
- */
-function plainScan(texts: readonly string[]): number {
-	let lines = 0;
-	for (const text of texts) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
-	return lines;
 }
 
 /**

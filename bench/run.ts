@@ -12,7 +12,7 @@ import { recallBench } from "./recall-bench.js";
 import { redactBench } from "./redact-bench.js";
 import { sessionCountsBench } from "./session-counts-bench.js";
 import { npmStateBench, stateBench } from "./state-bench.js";
-import { strangersTextBench } from "./strangers-text-bench.js";
+import { endsOnlyBench, strangersTextBench } from "./strangers-text-bench.js";
 
 /** `longhaul bench` (`npm run bench`): prints each figure as it is measured; takes no arguments. */
 export async function runBench(argv: readonly string[]): Promise<CliResult> {
@@ -41,6 +41,7 @@ export async function runBench(argv: readonly string[]): Promise<CliResult> {
 	]);
 	readerBench(resolve(root, "test/fixtures/reader-corpus"), shared);
 	strangersTextBench();
+	endsOnlyBench();
 	sessionCountsBench();
 	return { stdout: "", stderr: "", code: 0 };
 }

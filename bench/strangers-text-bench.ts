@@ -2,8 +2,10 @@ import { words } from "../src/adapters/recall/words.js";
 import { looseSearch, occurrences, ownWords, userText } from "../src/events/index.js";
 import { jsonObjectIn } from "../src/pass/answer/index.js";
 import { valueEvents } from "../src/pass/ledger/index.js";
+import { headTail } from "../src/pass/prompt/index.js";
 import { readsAsStandingRule } from "../src/pass/reader/index.js";
-import { reportGrowth } from "./measure.js";
+import { cutCommand } from "../src/projections/command-text.js";
+import { median, plainScan, report, reportGrowth, timeRuns } from "./measure.js";
 
 // The readers of strangers' text other than the redactor (bench/redact-bench.ts), each on the worst input a hunt found
 // for it (2026-12-07): a user's message for the standing-rule reader and for the search of a rule's words in it, a
@@ -104,6 +106,43 @@ export function strangersTextBench(): void {
 			() => worst.read(small),
 			() => worst.read(large),
 			size,
+		);
+	}
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Readers that keep a part of a long text: a tool result's head and tail in the prompt (prompt.ts keeps 80 and 50
+ * characters), a command beside its value or error. They put only that part's ends on one line, so 16 MB costs them
+ * less than one scan of it (2026-12-07; flattening it all took 1.7-3.2 s).
+ */
+const ENDS_ONLY: readonly { readonly name: string; readonly input: string; readonly read: (text: string) => string }[] =
+	[
+		{
+			name: "a tool result's ends, for the prompt",
+			input: "npm ERR! code ELIFECYCLE at /home/x/proj/index.js:12:5\n".repeat((16 * MB) / 56),
+			read: (text) => headTail(text, 80, 50),
+		},
+		{
+			name: "a heredoc command, beside its value",
+			input: `cd /repo && cat > src/big.ts <<'EOF'\n${"export const x = [1, 2, 3];\n".repeat((16 * MB) / 28)}EOF`,
+			read: cutCommand,
+		},
+	];
+
+/** The readers that keep a part of a long text, each against a plain scan of it: at most 1x. */
+export function endsOnlyBench(): void {
+	process.stdout.write("\nReaders that keep a part of a long text (16 MB; against a plain scan of the same text):\n");
+	for (const { name, input, read } of ENDS_ONLY) {
+		const scanMs = Math.max(median(timeRuns(5, () => plainScan([input]))), 0.001);
+		const ms = median(timeRuns(5, () => read(input)));
+		const ratio = ms / scanMs;
+		report(
+			`ends cost, ${name}`,
+			`${ms.toFixed(3)} ms, ${ratio.toFixed(3)}x scan`,
+			"<= 1x a scan of the text",
+			ratio <= 1,
 		);
 	}
 }
