@@ -11,7 +11,8 @@ import { median, plainScan, report, reportGrowth, timeRuns } from "./measure.js"
 // for it (2026-12-07): a user's message for the standing-rule reader and for the search of a rule's words in it, a
 // command's output for the ledger's values, a model's reply for the JSON in it, any passage for recall's words. Each
 // input is timed at a size and at four times that size: a reader linear in its text grows about 4x, one quadratic 16x.
-// The guillemets are timed from 64K: from 16K their growth sat at 5-6x, from 64K at 3.8x (2026-12-07).
+// The guillemets are timed from 256K: since ownWords blanks through a mask (2026-12-07) 64K takes 0.2 ms, too short
+// for the noise of one run.
 
 interface Worst {
 	readonly name: string;
@@ -46,7 +47,7 @@ const WORST: readonly Worst[] = [
 		name: "guillemets never closed in a user's message",
 		input: (n) => "\u00ab a".repeat(n / 3),
 		read: ownWords,
-		chars: 65_536,
+		chars: 262_144,
 	},
 	{
 		name: "goal tags never closed in a user's message",
