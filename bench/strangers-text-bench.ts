@@ -4,7 +4,7 @@ import { jsonObjectIn } from "../src/pass/answer/index.js";
 import { valueEvents } from "../src/pass/ledger/index.js";
 import { headTail } from "../src/pass/prompt/index.js";
 import { readsAsStandingRule } from "../src/pass/reader/index.js";
-import { cutCommand } from "../src/projections/command-text.js";
+import { cutCommand } from "../src/projections/index.js";
 import { median, plainScan, report, reportGrowth, timeRuns } from "./measure.js";
 
 // The readers of strangers' text other than the redactor (bench/redact-bench.ts), each on the worst input a hunt found

@@ -1,4 +1,4 @@
-export { commandsById } from "./command-text.js";
+export { commandsById, cutCommand } from "./command-text.js";
 export { errorLabel, errorLine } from "./error-line.js";
 export { type TaggedRule, taggedRules, taggedRulesNotice } from "./hidden-text.js";
 export { reportDigest } from "./report.js";
