@@ -232,6 +232,19 @@ function wholeCutCommand(text: string): string {
 }
 
 describe("cutCommand on a long command reads its start alone", () => {
+	it("leaves out a leading cd of a quoted folder a window cut before its close, as the whole command does", () => {
+		// The first window (twice COMMAND_CHARS) ends inside the quotes, where `;` or `&&` would end a bare folder.
+		expect(cutCommand(`cd "a;${"b".repeat(114)}" && ls`)).toBe("ls");
+		expect(cutCommand(`cd "a && ${"b".repeat(112)}" && ls`)).toBe("ls");
+		expect(cutCommand(`cd '&&${"b".repeat(120)}' ; ls`)).toBe("ls");
+	});
+
+	it("reads on past a window that ends inside a cd clause, or whose line is only as long as the cut", () => {
+		expect(cutCommand(`cd ${"d".repeat(200)} && ls`)).toBe("ls");
+		const atTheCut = `${"x".repeat(COMMAND_CHARS)}${" ".repeat(COMMAND_CHARS)}yy`;
+		expect(cutCommand(atTheCut)).toBe(`${"x".repeat(COMMAND_CHARS - 1)}…`);
+	});
+
 	it("gives what the whole command put on one line gave, leading cds cut anywhere by a window and all", () => {
 		const part = fc.oneof(
 			fc.constantFrom("cd ", "cd", "cd\n", "'my dir'", '"a b"', "'", '"', " && ", "&&", "&", "; ", ";", "|"),

@@ -128,6 +128,23 @@ const wholeHeadTail = (text: string, head: number, tail: number): string => {
 };
 
 describe("cut and headTail on a long text read its ends alone", () => {
+	it("read on past a window whose line is only as long as what they keep", () => {
+		// 300 x's then 300 blanks fill the first window of cut(…, 300): its line is the cut's length, the text longer.
+		expect(cut(`${"x".repeat(300)}${" ".repeat(300)}${"y".repeat(10)}`, 300)).toBe(`${"x".repeat(300)}…`);
+		// 203 x's and 205 blanks fill headTail's first window from the start: 203 is head + tail + 3, the line longer.
+		const start = `${"x".repeat(203)}${" ".repeat(205)}${"y".repeat(50)}`;
+		expect(headTail(start, 100, 100)).toBe(`${"x".repeat(100)} … ${"x".repeat(49)} ${"y".repeat(50)}`);
+		// The last window (256 units) starts at the low half of a pair and its line is the tail's length: read on, the
+		// pair is met, and the tail is not cut inside it.
+		const end = `${"a".repeat(300)}${" ".repeat(300)}\ud83d\ude00b${" ".repeat(247)}${"c".repeat(7)}`;
+		expect(headTail(end, 10, 10)).toBe(`${"a".repeat(10)} … b ccccccc`);
+	});
+
+	it("keep the line breaks of a text shown as lines, cut only past head + tail + 3 characters", () => {
+		expect(headTail("abc\ndef", 2, 2, true)).toBe("abc\ndef");
+		expect(headTail("abcd\ndef", 2, 2, true)).toBe("ab … ef");
+	});
+
 	// Long runs of blanks (cut anywhere by a window), pairs, lone halves and joiners at any place, texts past a window.
 	const part = fc.oneof(
 		fc.constantFrom("a", "bc", "\ud83d\ude00", "\ud83d", "\ude00", "\u200d", "\u00a0", "\t", "\r\n", "\u2028"),

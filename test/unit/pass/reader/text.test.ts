@@ -105,6 +105,12 @@ function arrayOffsets(own: string): number[] {
 }
 
 describe("where the reader's text came from", () => {
+	it("gives both units of a pair their pair's offset, and a lone half its own", () => {
+		expect(Array.from(proseOf("a\ud83d\ude00b").from)).toEqual([0, 1, 1, 3]);
+		expect(Array.from(proseOf("\udbff\udfff").from)).toEqual([0, 0]);
+		expect(Array.from(proseOf("\ud83dx").from)).toEqual([0, 1]);
+	});
+
 	it("gives each unit the offset the units pushed one by one gave, characters that lengthen and pairs and all", () => {
 		const part = fc.oneof(
 			fc.constantFrom("dont", "Mustnt", "DONT", " ", "\u0130", "\u1e9e", "\u03a3", "\u2019", "\ud801\udc00", "\ud83d"),
