@@ -50,6 +50,12 @@ const WORST: readonly Worst[] = [
 		chars: 262_144,
 	},
 	{
+		name: "guillemets never closed, through the reader",
+		input: (n) => "\u00ab a".repeat(n / 3),
+		read: rule,
+		chars: 65_536,
+	},
+	{
 		name: "goal tags never closed in a user's message",
 		input: (n) => "<goal>".repeat(n / 6),
 		read: userText,

@@ -45,26 +45,73 @@ export function firstSpoken(tokens: readonly Token[], from = 0): number {
 // Someone else's words
 // ---------------------------------------------------------------------------------------------------------------
 
+/** Where the next of `chars` (any one of them) stands at `from` or after, -1 where none does. */
+type NextOf = (from: number) => number;
+
 /**
- * Quoted passages of any length: straight and curly double quotes, German quotes, guillemets, single quotes that
- * open after no letter and close before none (so "don't" is no quote), and inline code. `ownWords` has already left
- * out those of six words or more; a shorter one is someone's words too ("git says 'fatal: you must …'").
+ * `NextOf` for a text whose lookups go forward: a character's next place is looked up again only once `from` has
+ * passed it, so each character is searched for across the text once in all, however many times it is asked.
  */
-const QUOTED = [
-	/"[^"\n]*"/g,
-	/\u201e[^\u201c\u201d\n]*[\u201c\u201d]/g,
-	/\u201c[^\u201d\n]*\u201d/g,
-	/\u00ab[^\u00bb\n]*\u00bb/g,
-	/\u00bb[^\u00ab\n]*\u00ab/g,
-	/(?<![\p{L}\p{N}])'[^'\n]+'(?![\p{L}\p{N}])/gu,
-	/`[^`\n]*`/g,
+function nextOf(text: string, chars: string): NextOf {
+	const found = [...chars].map((char) => {
+		let at = -2;
+		return (from: number): number => {
+			if (at !== -1 && at < from) at = text.indexOf(char, from);
+			return at;
+		};
+	});
+	return (from) => found.reduce((min, next) => {
+		const at = next(from);
+		return at >= 0 && (min < 0 || at < min) ? at : min;
+	}, -1);
+}
+
+/**
+ * `text` with each passage `opener`, then no closer or line break, then a closer, blanked, as
+ * `/«[^»\n]*»/g` replaces them: from each opening mark the first closer or line break decides, and where a line break
+ * comes first no opening mark before it can close, so the search goes on from the next line. The pattern read on to
+ * the line's end from each opening mark never closed (`« a` repeated on one line was quadratic).
+ */
+function blankPaired(text: string, opener: string, closers: string): string {
+	const nextOpener = nextOf(text, opener);
+	const nextCloser = nextOf(text, closers);
+	const nextBreak = nextOf(text, "\n");
+	let out = "";
+	let kept = 0;
+	for (let at = nextOpener(0); at >= 0; ) {
+		const close = nextCloser(at + 1);
+		const lineEnd = nextBreak(at + 1);
+		if (close >= 0 && (lineEnd < 0 || close < lineEnd)) {
+			out += text.slice(kept, at) + " ".repeat(close + 1 - at);
+			kept = close + 1;
+			at = nextOpener(kept);
+		} else at = lineEnd < 0 ? -1 : nextOpener(lineEnd + 1);
+	}
+	return out + text.slice(kept);
+}
+
+const spaces = (text: string): string => text.replace(/[^\n]/g, " ");
+
+/**
+ * Quoted passages of any length, in this order: straight double quotes, German quotes, curly double quotes,
+ * guillemets both ways, single quotes that open after no letter and close before none (so "don't" is no quote), and
+ * inline code, each within a line. `ownWords` has already left out those of six words or more; a shorter one is
+ * someone's words too ("git says 'fatal: you must …'"). A pattern whose closing mark is its opening one reads from
+ * each mark no further than the next, so reads each line once; the others are paired by `blankPaired`.
+ */
+const QUOTED: readonly ((text: string) => string)[] = [
+	(text) => text.replace(/"[^"\n]*"/g, spaces),
+	(text) => blankPaired(text, "\u201e", "\u201c\u201d"),
+	(text) => blankPaired(text, "\u201c", "\u201d"),
+	(text) => blankPaired(text, "\u00ab", "\u00bb"),
+	(text) => blankPaired(text, "\u00bb", "\u00ab"),
+	(text) => text.replace(/(?<![\p{L}\p{N}])'[^'\n]+'(?![\p{L}\p{N}])/gu, spaces),
+	(text) => text.replace(/`[^`\n]*`/g, spaces),
 ];
 
 /** Lines of pasted tool output: an error or warning line, a stack frame, a shell prompt. */
 const OUTPUT_LINE =
 	/^[ \t]*(?:(?:fatal|error|warning|warn|hint|panic|[\w.]*error|[\w.]*exception)(?:\[[^\]\n]*\])?:|npm (?:err!|warn)\b|[\w-]+: (?:error|warning)\b|fail\s+\S|at \S[^\n]*\)[ \t]*$|\$ )[^\n]*/gm;
-
-const spaces = (text: string): string => text.replace(/[^\n]/g, " ");
 
 /** A text the reader reads, made from a message: `from[i]` is the offset in the message that `text[i]` came from. */
 export interface ReadText {
@@ -139,7 +186,7 @@ function normalizedOffsets(text: string): Int32Array {
 /** Blanks every quoted passage and pasted output line, keeping every offset. */
 function blankQuoted(text: string): string {
 	let out = text;
-	for (const quote of QUOTED) out = out.replace(quote, spaces);
+	for (const blankQuotes of QUOTED) out = blankQuotes(out);
 	return out.replace(OUTPUT_LINE, spaces);
 }
 
