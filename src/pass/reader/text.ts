@@ -60,10 +60,11 @@ function nextOf(text: string, chars: string): NextOf {
 			return at;
 		};
 	});
-	return (from) => found.reduce((min, next) => {
-		const at = next(from);
-		return at >= 0 && (min < 0 || at < min) ? at : min;
-	}, -1);
+	return (from) =>
+		found.reduce((min, next) => {
+			const at = next(from);
+			return at >= 0 && (min < 0 || at < min) ? at : min;
+		}, -1);
 }
 
 /**
