@@ -8,8 +8,11 @@ export function oneLine(text: string): string {
 	return text.replace(/\s+/g, " ").trim();
 }
 
-const fromStart = (text: string, units: number): string => text.slice(0, units);
-const fromEnd = (text: string, units: number): string => text.slice(text.length - units);
+/** `units` of a text taken from one of its ends. */
+type Taken = (text: string, units: number) => string;
+
+const fromStart: Taken = (text, units) => text.slice(0, units);
+const fromEnd: Taken = (text, units) => text.slice(text.length - units);
 
 /**
  * `oneLine(text)`, or, where that is at least `count` long, a start (or end) of it at least `count` long, made of the
@@ -17,9 +20,9 @@ const fromEnd = (text: string, units: number): string => text.slice(text.length 
  * one line, trimmed, is a start (an end) of the whole on one line, since a run of blanks cut at its end is one blank
  * either way. A tool's output of megabytes costs what its ends do, not a flattening of it all.
  */
-function oneLineEnd(text: string, count: number, end: typeof fromStart): string {
+function oneLineEnd(text: string, count: number, take: Taken): string {
 	for (let units = Math.max(256, 2 * count); units < text.length; units *= 2) {
-		const line = oneLine(end(text, units));
+		const line = oneLine(take(text, units));
 		if (line.length >= count) return line;
 	}
 	return oneLine(text);
