@@ -120,6 +120,7 @@ describe("values as the state shows them", () => {
 		expect(cutCommand("cd /Users/me/pi-mono && git log --oneline -3")).toBe("git log --oneline -3");
 		expect(cutCommand("cd 'my dir'; cd sub && npm test")).toBe("npm test");
 		expect(cutCommand("cd packages/tui")).toBe("cd packages/tui");
+		expect(cutCommand("cd /repo && ")).toBe("cd /repo &&");
 		expect(cutCommand(`${"a".repeat(COMMAND_CHARS - 2)}😀tail`)).toBe(`${"a".repeat(COMMAND_CHARS - 2)}…`);
 	});
 

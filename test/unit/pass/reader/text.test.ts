@@ -108,6 +108,7 @@ describe("where the reader's text came from", () => {
 	it("gives both units of a pair their pair's offset, and a lone half its own", () => {
 		expect(Array.from(proseOf("a\ud83d\ude00b").from)).toEqual([0, 1, 1, 3]);
 		expect(Array.from(proseOf("\udbff\udfff").from)).toEqual([0, 0]);
+		expect(Array.from(proseOf("\ud800\udc00").from)).toEqual([0, 0]);
 		expect(Array.from(proseOf("\ud83dx").from)).toEqual([0, 1]);
 	});
 
@@ -155,6 +156,30 @@ describe("quoted passages, paired a line at a time", () => {
 			}),
 			params({ numRuns: 3000 }),
 		);
+	});
+
+	it("blanks what the patterns blanked in each text of a table of edges, one at a time", () => {
+		const edges = [
+			"\u201ea\u201c b\u201d c",
+			"\u201ea\u201d b\u201c c",
+			"\u201ea b",
+			"\u00bb\u00aba\u00bb b",
+			"\u00aba\n\u00bb",
+			"\u00ab\u00bb x \u00ab",
+			"a \u00abb\u00bb \u00abc",
+			"\u00aba\u00bb \u00abb\n\u00bb \u00abc\u00bb",
+			"\u201ca\u201c b\u201d",
+			'"a" "" "b',
+			"x'a'y 'b' 'c'd ('e')",
+			"`c d` `` `e",
+		];
+		for (const text of edges) {
+			const want = OLD_QUOTED.reduce(
+				(out, quote) => out.replace(quote, (m) => m.replace(/[^\n]/g, " ")),
+				ownWords(text),
+			);
+			expect(proseOf(text).text, JSON.stringify(text)).toBe(want);
+		}
 	});
 
 	it("blanks a guillemet closed on its line, and none whose close stands on the next", () => {
