@@ -109,6 +109,8 @@ describe("where the reader's text came from", () => {
 		expect(Array.from(proseOf("a\ud83d\ude00b").from)).toEqual([0, 1, 1, 3]);
 		expect(Array.from(proseOf("\udbff\udfff").from)).toEqual([0, 0]);
 		expect(Array.from(proseOf("\ud800\udc00").from)).toEqual([0, 0]);
+		expect(Array.from(proseOf("a\udc00").from)).toEqual([0, 1]);
+		expect(Array.from(proseOf("\ud83d\ue000").from)).toEqual([0, 1]);
 		expect(Array.from(proseOf("\ud83dx").from)).toEqual([0, 1]);
 	});
 
@@ -164,13 +166,14 @@ describe("quoted passages, paired a line at a time", () => {
 			"\u201ea\u201d b\u201c c",
 			"\u201ea b",
 			"\u00bb\u00aba\u00bb b",
+			"\u00bba\u00ab b",
 			"\u00aba\n\u00bb",
 			"\u00ab\u00bb x \u00ab",
 			"a \u00abb\u00bb \u00abc",
 			"\u00aba\u00bb \u00abb\n\u00bb \u00abc\u00bb",
 			"\u201ca\u201c b\u201d",
 			'"a" "" "b',
-			"x'a'y 'b' 'c'd ('e')",
+			"x'a'y 'b' 'c'd ('e') 'ab' c",
 			"`c d` `` `e",
 		];
 		for (const text of edges) {
