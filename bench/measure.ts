@@ -1,5 +1,6 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+
 /** Median of numbers. */
 export function median(xs: readonly number[]): number {
 	const sorted = [...xs].sort((a, b) => a - b);
@@ -7,11 +8,12 @@ export function median(xs: readonly number[]): number {
 	return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-/** Milliseconds each of `runs` calls of `f` took, after one warm-up call. */
-export function timeRuns(runs: number, f: () => void): number[] {
+/** Milliseconds each of `runs` calls of `f` took, after one warm-up call; `before` runs untimed before each. */
+export function timeRuns(runs: number, f: () => unknown, before: () => void = () => {}): number[] {
 	f();
 	const times: number[] = [];
 	for (let i = 0; i < runs; i++) {
+		before();
 		const start = performance.now();
 		f();
 		times.push(performance.now() - start);
@@ -37,22 +39,6 @@ const collectGarbage = (): void => {
 	if (typeof exposed === "function") exposed();
 };
 
-/**
- * `timeRuns`, each run after a full collection: the garbage of the run before (a large input's, or the small one's
- * made ready) is not collected in the run timed, so a run pays for what it allocates itself.
- */
-function timeCollectedRuns(runs: number, f: () => unknown): number[] {
-	f();
-	const times: number[] = [];
-	for (let i = 0; i < runs; i++) {
-		collectGarbage();
-		const start = performance.now();
-		f();
-		times.push(performance.now() - start);
-	}
-	return times;
-}
-
 /** A line of the report: a name, a figure, and whether it meets its target. */
 export function report(name: string, figure: string, target: string, ok: boolean): void {
 	process.stdout.write(`${ok ? "ok  " : "MISS"} ${name.padEnd(44)} ${figure.padEnd(34)} target ${target}\n`);
@@ -65,8 +51,10 @@ export function report(name: string, figure: string, target: string, ok: boolean
  * moved a linear reader's figure from 3.8x past 6x.
  */
 export function reportGrowth(name: string, small: () => unknown, large: () => unknown, size: string): void {
-	const smallMs = Math.min(...timeCollectedRuns(5, small));
-	const largeMs = Math.min(...timeCollectedRuns(5, large));
+	// Each run after a full collection: the garbage of the run before (a large input's, or the small one's made
+	// ready) is not collected in the run timed, so a run pays for what it allocates itself.
+	const smallMs = Math.min(...timeRuns(5, small, collectGarbage));
+	const largeMs = Math.min(...timeRuns(5, large, collectGarbage));
 	const growth = largeMs / Math.max(smallMs, 0.001);
 	report(
 		name,
