@@ -1,5 +1,5 @@
 /**
- * Characters that must never reach a terminal or a reader raw: C0 controls but `\n` and `\t` (a lone `\r` too), DEL,
+ * Characters that must never reach a terminal or a reader raw: C0 controls but `\n` and `\t` (a `\r` too), DEL,
  * the C1 range (0x9B is CSI, 0x9D is OSC) and the bidi controls (SECURITY-NOTES, "Printing untrusted text to a
  * terminal"), and the characters that hide text from a person while a model still reads it: the zero-width ones
  * (U+200B-U+200D, U+2060, U+FEFF), the line and paragraph separators (U+2028, U+2029), the Hangul fillers (U+3164,
@@ -62,15 +62,6 @@ function escapeUnsafe(text: string, shown: (ch: string) => string): string {
 /** Untrusted text made safe to print: every unsafe character shown as a visible escape. */
 export function sanitize(text: string): string {
 	return escapeUnsafe(text, visible);
-}
-
-/**
- * Text meant to be read as lines (the summary pi stores): a CRLF is a line break, and every other unsafe character,
- * a lone carriage return among them, is shown as a visible escape. Each line with its line break comes out as it
- * would alone: the summary's cap measures a text by its lines' lengths (`lineChars`, src/projections/summary.ts).
- */
-export function sanitizeText(text: string): string {
-	return sanitize(text.replace(/\r\n/g, "\n"));
 }
 
 /** A character as JSON `\u` escapes: two, a surrogate pair, for a tag character. */

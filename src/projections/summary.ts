@@ -2,7 +2,7 @@ import type { World } from "../events/index.js";
 import { type Command, type Finding, type LedgerError, openErrors, type State } from "../reducers/index.js";
 import { commandsById } from "./command-text.js";
 import { errorLine } from "./error-line.js";
-import { sanitizeText } from "./sanitize.js";
+import { sanitize } from "./sanitize.js";
 import { type ShownValue, shownValues } from "./shown-values.js";
 
 /** The rendered summary's default cap, in characters (`summaryChars`, docs/contracts.md, Inside pi). */
@@ -119,14 +119,14 @@ interface Cuttable {
 
 /**
  * The length a line takes in the summary: sanitized, with the line break after it. The summary's length is the sum of
- * its lines' so measured, since `sanitizeText` of two texts joined is each sanitized alone wherever the join has an
- * ASCII character on one side and does not split a CRLF: the sanitizer reads a CRLF as one break, shows every other
- * character by itself (an ASCII one is no half of a surrogate pair), and keeps a joiner raw by what stands beside it
+ * its lines' so measured, since `sanitize` of two texts joined is each sanitized alone wherever the join has an ASCII
+ * character on one side: the sanitizer shows each character by itself (an ASCII one is no half of a surrogate pair; a
+ * carriage return before the line break shows as `\x0d`, as anywhere), and keeps a joiner raw by what stands beside it
  * only up to the first character that is no part of an emoji, as no ASCII character is. The cap's search measures a
  * cut by these sums, not by drawing the summary at each cut.
  */
 function lineChars(line: string): number {
-	return sanitizeText(`${line}\n`).length;
+	return sanitize(`${line}\n`).length;
 }
 
 function linesChars(lines: readonly string[]): number {
@@ -245,7 +245,7 @@ function keptNamesLine(label: string, kept: string, dropped: number): string {
  */
 function namesChars(label: string, names: readonly string[]): (dropped: number) => number {
 	const pieces = names.map(leftTrimmed);
-	const withComma = runningSums(pieces.map((p) => sanitizeText(p).length + 2));
+	const withComma = runningSums(pieces.map((p) => sanitize(p).length + 2));
 	const lastAt = names.length - 1;
 	const last = `, ${pieces[lastAt] ?? ""}`.replace(/ $/, "");
 	return (dropped) => {
@@ -350,7 +350,7 @@ function kept(state: State): Kept {
 
 /** Every text of the summary passes the one sanitizer: no control, bidi or escape character reaches pi's view raw. */
 function joined(sections: readonly (string | undefined)[]): string {
-	return sanitizeText(`${sections.filter((s) => s !== undefined).join("\n\n")}\n`);
+	return sanitize(`${sections.filter((s) => s !== undefined).join("\n\n")}\n`);
 }
 
 type Cut = Record<CutSection, number>;

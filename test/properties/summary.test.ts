@@ -157,6 +157,34 @@ describe("the values and the cap of the summary", () => {
 		law([events, limits], (evs, limit) => !LONE_SURROGATE.test(renderSummary(applied(initialState, evs), limit).text));
 	});
 
+	it("every lone carriage return shows as \\x0d, one at the end of a text (where a line break follows) too", () => {
+		const lone = (text: string) => text.match(/\r(?!\n)/g)?.length ?? 0;
+		const returns = fc.string({ unit: fc.constantFrom("a", " ", "\t", "\r", "\n", "\r\n"), maxLength: 12 });
+		const texts = fc.oneof(
+			returns,
+			returns.map((text) => `${text}\r`),
+		);
+		const events = fc.array(
+			fc.oneof(
+				texts.map((text): Event => note(text)),
+				texts.map((text): Event => narrative(1, text)),
+				texts.map((text): Event => ruleAdded(`x${text}`, "u1")),
+				texts.map((text): Event => nowSet(`x${text}`)),
+				texts.map((text): Event => errorRecorded("E1", text)),
+			),
+			{ maxLength: 20 },
+		);
+		law([events], (evs) => {
+			const state = applied(initialState, evs);
+			const texts = [state.now ?? "", ...state.rules, ...state.notes, ...state.workLog].map((t) =>
+				typeof t === "string" ? t : t.text,
+			);
+			const shown = [...texts, ...state.errors.map((e) => e.head)].reduce((sum, text) => sum + lone(text), 0);
+			const text = renderSummary(state, Number.MAX_SAFE_INTEGER).text;
+			return !text.includes("\r") && text.split("\\x0d").length - 1 === shown;
+		});
+	});
+
 	it("the same state renders the same bytes, whatever the limit", () => {
 		law([crowded, limits], (events, limit) => {
 			const a = renderSummary(applied(initialState, events), limit);
