@@ -64,6 +64,32 @@ export function syntheticTranscript(passes: number, perPass: number): { text: st
 	return { text: `${lines.join("\n")}\n`, events: passes * perPass };
 }
 
+/**
+ * A transcript of about `chars` characters: one user message of standing rules and a Longhaul compaction that stores
+ * them retyped (each space doubled) and last first, the worst input of the fold's check of a message's rules: none is
+ * found in order, so each one is searched for (and past 64, the index decides).
+ */
+export function retypedRulesTranscript(chars: number): string {
+	const rules = Array.from({ length: Math.ceil(chars / 120) }, (_, i) => `never touch file number ${i} of the tree`);
+	const message = { role: "user", content: rules.join("\n"), timestamp: 0 };
+	const events: Event[] = rules
+		.map((words): Event => ({ type: "rule-added", data: { words: words.replaceAll(" ", "  "), source: "u1" } }))
+		.reverse();
+	events.push({ type: "span-closed", data: { span: 1, kind: "whole", unlabeled: [], reason: null } });
+	const details = {
+		stateFormat: 1,
+		longhaul: true,
+		span: 1,
+		events: events.map((event, i) => ({ seq: i + 1, event: encodeEvent(event) })),
+	};
+	const compaction = { type: "compaction", id: "c1", parentId: "u1", summary: "s", firstKeptEntryId: "c1" };
+	return `${[
+		JSON.stringify({ type: "session", version: 3, id: "s", cwd: "/w" }),
+		JSON.stringify({ type: "message", id: "u1", parentId: null, message }),
+		JSON.stringify({ ...compaction, tokensBefore: 1, details }),
+	].join("\n")}\n`;
+}
+
 /** Milliseconds of this process's CPU time `f` took: on a machine others load too, closer to an idle run's time. */
 function cpuMs(f: () => void): number {
 	const start = process.cpuUsage();

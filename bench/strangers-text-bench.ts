@@ -5,6 +5,8 @@ import { valueEvents } from "../src/pass/ledger/index.js";
 import { headTail } from "../src/pass/prompt/index.js";
 import { readsAsStandingRule } from "../src/pass/reader/index.js";
 import { cutCommand } from "../src/projections/index.js";
+import { foldTranscript } from "../src/reducers/index.js";
+import { retypedRulesTranscript } from "./fold-bench.js";
 import { median, plainScan, report, reportGrowth, timeRuns } from "./measure.js";
 
 // The readers of strangers' text other than the redactor (bench/redact-bench.ts), each on the worst input a hunt found
@@ -98,6 +100,13 @@ const WORST: readonly Worst[] = [
 		input: (n) => "a ".repeat(n / 2),
 		read: (text) => looseSearch(text)(secondHalf(text)),
 		chars: 16_384,
+	},
+	{
+		name: "a message's rules stored retyped and last first, as the fold checks them",
+		input: retypedRulesTranscript,
+		read: foldTranscript,
+		// 2,200 rules and 8,700: searched one by one, a rule costs the message's length (16x at 4x the text).
+		chars: 262_144,
 	},
 ];
 

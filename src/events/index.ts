@@ -67,5 +67,5 @@ export {
 	userText,
 } from "./user-text.js";
 export { contentWords, readWithdrawal, WITHDRAWAL_PHRASES, type Withdrawing, withdrawsWords } from "./withdrawal.js";
-export { looseAnchors, looseFinder, looseSearch, occurrences, onWordBoundaries, placeWithin } from "./words.js";
+export { looseAnchors, looseFinder, looseIndex, looseSearch, occurrences, onWordBoundaries } from "./words.js";
 export { type World, WorldCodec } from "./world.js";

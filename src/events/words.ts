@@ -1,3 +1,4 @@
+import { suffixArray } from "./suffix-array.js";
 import type { Region } from "./user-text.js";
 
 const WORD_CHAR = /^[\p{L}\p{N}\p{M}_]$/u;
@@ -73,17 +74,6 @@ function startsIn(hay: string, needle: string): number[] {
 			}
 		}
 	}
-}
-
-/**
- * Where `needle`, not empty, stands verbatim in `text` inside `within`: the first place at or after its start, when
- * it ends inside it; else -1. It reads from `within`'s start to that place, or on to the end of the text when there
- * is none (`indexOf` knows no end). Where only one place is asked for (a rule of a long message, once a rule),
- * `occurrences` would find every place at the cost of the text's length each time.
- */
-export function placeWithin(text: string, needle: string, within: Region): number {
-	const at = needle === "" ? -1 : text.indexOf(needle, Math.max(0, within.start));
-	return at >= 0 && at + needle.length <= within.end ? at : -1;
 }
 
 /** Every place `needle` stands verbatim in `text` inside `within`, oldest first. */
@@ -192,10 +182,82 @@ export function looseFinder(needle: string): (text: string, within: Region) => R
 }
 
 /**
- * `looseFinder` over the whole of `text`, read loosely once for every needle searched: the fold checks each stored
- * rule against its message, and a message read again per rule would cost its length each time.
+ * `looseFinder` over the whole of `text`, read loosely once for every needle searched: each needle costs a search of
+ * the text (`looseIndex` answers many needles for less, once made).
  */
 export function looseSearch(text: string): (needle: string) => Region[] {
 	const hay = loose(text, { start: 0, end: text.length });
 	return (needle) => searchLoose(hay, loosely(needle));
+}
+
+/**
+ * Whether `needle` stands loosely (as `looseFinder` finds it) inside one of `regions` of `text` (in order, none
+ * overlapping), for as many needles as asked: the fold checks each stored rule against its message, and a search of
+ * the message per rule cost its length times its rules. Made once, in time the text's length times its log: the text
+ * read loosely, its suffixes ordered (`suffixArray`), and for each place the longest match from there that stays in
+ * a region, the most over any run of places in that order kept in a tree of maxima. A needle then costs its length
+ * times the text's log: the run of suffixes it begins is found by binary search, and the tree says whether one of
+ * them has room for it.
+ */
+export function looseIndex(text: string, regions: readonly Region[]): (needle: string) => boolean {
+	const hay = loose(text, { start: 0, end: text.length });
+	const order = suffixArray(hay.text);
+	const rooms = roomsIn(hay, regions);
+	const n = order.length;
+	const most = new Int32Array(2 * n);
+	for (let k = 0; k < n; k++) most[n + k] = rooms[order[k] ?? 0] ?? 0;
+	for (let k = n - 1; k > 0; k--) most[k] = Math.max(most[2 * k] ?? 0, most[2 * k + 1] ?? 0);
+	/** How the suffix at `at` compares with `pin` over the pin's length: a suffix shorter than the pin is less. */
+	const compared = (at: number, pin: string): number => {
+		for (let j = 0; j < pin.length; j++) {
+			if (at + j >= n) return -1;
+			const d = hay.text.charCodeAt(at + j) - pin.charCodeAt(j);
+			if (d !== 0) return d;
+		}
+		return 0;
+	};
+	/** The first place in suffix order whose suffix is not below the pin (`past`: not below nor beginning with it). */
+	const firstFrom = (pin: string, past: boolean): number => {
+		let lo = 0;
+		let hi = n;
+		while (lo < hi) {
+			const mid = (lo + hi) >>> 1;
+			const d = compared(order[mid] ?? 0, pin);
+			if (d < 0 || (past && d === 0)) lo = mid + 1;
+			else hi = mid;
+		}
+		return lo;
+	};
+	return (needle) => {
+		const pin = loosely(needle);
+		if (pin === "" || pin.length > n) return false;
+		let lo = firstFrom(pin, false) + n;
+		let hi = firstFrom(pin, true) + n;
+		let room = 0;
+		for (; lo < hi; lo >>>= 1, hi >>>= 1) {
+			if (lo & 1) room = Math.max(room, most[lo++] ?? 0);
+			if (hi & 1) room = Math.max(room, most[--hi] ?? 0);
+		}
+		return room >= pin.length;
+	};
+}
+
+/**
+ * For each place of a loosely read text, how many of its characters from there stand inside the region (in order,
+ * none overlapping) that holds the place's start: its match ends inside it (0 where no region holds it).
+ */
+function roomsIn(hay: Loose, regions: readonly Region[]): Int32Array {
+	const rooms = new Int32Array(hay.text.length);
+	let r = 0;
+	let last = -1;
+	for (let at = 0; at < rooms.length; at++) {
+		const start = hay.starts[at] ?? 0;
+		while (r < regions.length && (regions[r]?.end ?? 0) <= start) r++;
+		const region = regions[r];
+		if (region === undefined) break;
+		if (start < region.start) continue;
+		while (last + 1 < rooms.length && (hay.ends[last + 1] ?? 0) <= region.end) last++;
+		rooms[at] = Math.max(0, last - at + 1);
+	}
+	return rooms;
 }

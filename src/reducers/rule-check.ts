@@ -3,9 +3,9 @@ import {
 	type Entry,
 	type EventData,
 	type Located,
+	looseIndex,
 	looseSearch,
 	ownWords,
-	placeWithin,
 	type Region,
 	readWithdrawal,
 	type UserMessage,
@@ -35,12 +35,19 @@ interface Said {
 	readonly at: number;
 	/** The stretches the user wrote, pi's material (a skill's file, a named file) left out. */
 	own?: readonly Region[];
+	/** The message read loosely (`looseSearch`), made when a rule is first not found in order. */
 	search?: (words: string) => Region[];
+	/** How many rules not found in order were searched for one by one: past `SEARCHES`, the index decides. */
+	searched?: number;
+	/** Whether words stand loosely in the user's stretches (`looseIndex`), made once `SEARCHES` rules were searched for. */
+	holds?: (words: string) => boolean;
 	withdrawing?: Withdrawing;
 	/**
-	 * Where the words of the last rule found verbatim in the message stand, while its rules have stood in the order
-	 * they are stored in; null once one stood before the one stored before it. A message's rules are mostly stored in
-	 * the order they stand, so the next search starts there and a message of many rules is read once.
+	 * Where the words of the last rule found stand, while each of the message's rules has been found verbatim in the
+	 * user's words at or after the place of the one stored before it; null once one was not. Longhaul stores a
+	 * message's rules in the order they stand, so each search starts where the last one ended and the message is read
+	 * once; the first rule not so found (stored out of order, retyped, forged) hands this and every later rule of the
+	 * message to the loose search.
 	 */
 	found?: number | null;
 }
@@ -76,42 +83,54 @@ function saidBefore(seen: Seen, branch: readonly Entry[], ref: string, entry: st
 }
 
 /**
+ * Searches of a message, one rule each, before its index is made: the index costs the message's length times its log,
+ * a search its length; Longhaul's own rules of a message are found in order, and a few stored otherwise are cheaper
+ * searched, while thousands of them (forged) would cost the message's length each.
+ */
+const SEARCHES = 64;
+
+/**
  * The words stand in what the user wrote of the message (not in a skill's or a file's text pi put into it), read
- * loosely. Words standing verbatim stand loosely too (a run of whitespace they cut reads as the one space its whole
- * run reads as), and Longhaul records a message's own characters, so the verbatim test first spares the loose reading
- * of the message for all but a retyped or forged rule.
+ * loosely. Words found verbatim in the user's words stand loosely too, since the stretches the user wrote are
+ * trimmed: a run of whitespace the words cut lies whole inside the stretch, and the loose reading's place (the whole
+ * run) with it. So the search in order, which reads the message once for all its rules, decides for all but a rule
+ * stored out of order, retyped or forged; those a loose search of the message decides, one rule at a time up to
+ * `SEARCHES` of them, and past that the index, so that no message costs more than `SEARCHES` times its length, and
+ * its index.
  */
 function stands(said: Said, words: string): boolean {
 	const text = said.message.text;
 	said.own ??= userText(text).own;
 	const own = said.own;
-	if (own.some((region) => standsVerbatim(said, words, region))) return true;
+	if (standsInOrder(said, own, words)) return true;
+	said.searched = (said.searched ?? 0) + 1;
+	if (said.searched > SEARCHES) {
+		said.holds ??= looseIndex(text, own);
+		return said.holds(words);
+	}
 	said.search ??= looseSearch(text);
-	return said
-		.search(words)
-		.some((found) => own.some((region) => found.start >= region.start && found.end <= region.end));
+	return said.search(words).some((found) => insideOne(own, found.start, found.end));
 }
 
-/**
- * The words stand verbatim in one region of the message: searched from where the last rule's words were found when
- * that lies in the region (a place found there is in the region), else, or when none is found there, from the
- * region's start. A look ahead that finds nothing reads on to the end of the text, so once the words stand before the
- * last place, the message's rules are out of order and no more looks ahead are made for it: out of order, a message
- * costs one look more than searches from the region's start, and words that stand nowhere verbatim one look more,
- * which reads no further than their own search from the start. The verdict does not depend on any of this: words
- * that stand verbatim stand loosely too.
- */
-function standsVerbatim(said: Said, words: string, region: Region): boolean {
-	const text = said.message.text;
-	const from = said.found;
-	const near = typeof from === "number" && from > region.start && from < region.end;
-	const ahead = near ? placeWithin(text, words, { start: from, end: region.end }) : -1;
-	const at = ahead >= 0 ? ahead : placeWithin(text, words, region);
-	if (at < 0) return false;
-	// Found only from the region's start: the words stand before the last place, and the looks ahead end.
-	const outOfOrder = near && ahead < 0;
-	said.found = outOfOrder || from === null ? null : at;
-	return true;
+/** The words stand verbatim in one of the user's stretches, first found at or after where the last rule's stood. */
+function standsInOrder(said: Said, own: readonly Region[], words: string): boolean {
+	const at = said.found === null || words === "" ? -1 : said.message.text.indexOf(words, said.found ?? 0);
+	const inside = at >= 0 && insideOne(own, at, at + words.length);
+	said.found = inside ? at : null;
+	return inside;
+}
+
+/** True when `start` to `end` lies inside one of `regions` (in order, none overlapping). */
+function insideOne(regions: readonly Region[], start: number, end: number): boolean {
+	let lo = 0;
+	let hi = regions.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if ((regions[mid]?.start ?? 0) <= start) lo = mid + 1;
+		else hi = mid;
+	}
+	const region = regions[lo - 1];
+	return region !== undefined && end <= region.end;
 }
 
 function withdraws(said: Said, ruleText: string): boolean {

@@ -141,6 +141,55 @@ describe("forged rule events", () => {
 		});
 	});
 
+	it("a message's rules, stored in any order, stand exactly when their words stand loosely in one stretch the user wrote", () => {
+		const withFile = fc
+			.tuple(said, fc.option(said), said)
+			.map(([before, file, after]) =>
+				file === null ? before : `${before}\n<file name="/repo/NOTES.md">\n${file}\n</file>\n${after}`,
+			);
+		const stored = (text: string) =>
+			fc.oneof(
+				fc
+					.record({
+						start: fc.nat(),
+						length: fc.integer({ min: 1, max: 12 }),
+						styles: fc.array(fc.nat(), { maxLength: 4 }),
+					})
+					.map(({ start, length, styles }) => {
+						const from = start % text.length;
+						return retyped(text.slice(from, from + length), styles);
+					}),
+				said,
+			);
+		law(
+			[
+				withFile.chain((text) =>
+					fc.tuple(
+						fc.constant(text),
+						// A few rules, searched one by one; or more than SEARCHES (64) not found in order: the index decides.
+						fc.oneof(
+							fc.array(stored(text), { minLength: 1, maxLength: 12 }),
+							fc.array(stored(text), { minLength: 70, maxLength: 100 }),
+						),
+					),
+				),
+			],
+			([text, words]) => {
+				const rules = words.map((w) => ruleAdded(w, "u1"));
+				const own = userText(text).own;
+				const kept = rules.filter(
+					(rule) =>
+						rule.type === "rule-added" && own.some((region) => looseFinder(rule.data.words)(text, region).length > 0),
+				);
+				const folded = foldTranscript(branch([text], rules));
+				return (
+					folded.state.anomalies.length === rules.length - kept.length &&
+					sameJson(folded.state.rules, applied(initialState, kept).rules)
+				);
+			},
+		);
+	});
+
 	it("a rule whose words stand in its source, retyped or not, folds as the reducer alone folds it", () => {
 		law(
 			[

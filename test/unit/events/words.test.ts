@@ -4,10 +4,10 @@ import { type Region, trimRegion } from "../../../src/events/user-text.js";
 import {
 	looseAnchors,
 	looseFinder,
+	looseIndex,
 	looseSearch,
 	occurrences,
 	onWordBoundaries,
-	placeWithin,
 } from "../../../src/events/words.js";
 import { params } from "../../properties/laws.js";
 
@@ -193,15 +193,6 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		);
 	});
 
-	it("give as the first place the words stand verbatim in a region the first of every place, and -1 for none", () => {
-		fc.assert(
-			fc.property(searched, ({ text, needle, within }) => {
-				expect(placeWithin(text, needle, within)).toBe(occurrences(text, needle, within)[0]?.start ?? -1);
-			}),
-			params({ numRuns: 3000 }),
-		);
-	});
-
 	it("find loosely, in a stretch or in the whole text, every place the old loose search found", () => {
 		fc.assert(
 			fc.property(searched, ({ text, needle, within }) => {
@@ -213,13 +204,37 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		);
 	});
 
+	it("say a needle stands loosely in the stretches exactly when the old loose search found it inside one", () => {
+		const stretched = fc
+			.tuple(periodic, fc.array(fc.nat(), { maxLength: 8 }), fc.array(searched, { minLength: 1, maxLength: 6 }))
+			.map(([text, cuts, asked]) => {
+				const points = cuts.map((c) => c % (text.length + 1)).sort((x, y) => x - y);
+				const regions: Region[] = [];
+				for (let i = 0; i + 1 < points.length; i += 2) regions.push({ start: points[i] ?? 0, end: points[i + 1] ?? 0 });
+				return { text, regions, needles: asked.map((a) => a.needle).concat(text.slice(2, 7)) };
+			});
+		fc.assert(
+			fc.property(stretched, ({ text, regions, needles }) => {
+				const holds = looseIndex(text, regions);
+				const whole = { start: 0, end: text.length };
+				for (const needle of needles) {
+					const inside = oldLooseOccurrences(text, needle, whole).some((found) =>
+						regions.some((r) => found.start >= r.start && found.end <= r.end),
+					);
+					expect(holds(needle)).toBe(inside);
+				}
+			}),
+			params({ numRuns: 3000 }),
+		);
+	});
+
 	it("read every code unit loosely as the patterns did: a blank as a space, a quote mark as a quote mark", () => {
 		const misread: number[] = [];
 		for (let code = 0; code < 0x10000; code++) {
 			const char = String.fromCharCode(code);
-			const search = looseSearch(`a${char}b`);
-			const blank = search("a b").length > 0;
-			const quote = search('a"b').length > 0;
+			const holds = looseIndex(`a${char}b`, [{ start: 0, end: 3 }]);
+			const blank = holds("a b");
+			const quote = holds('a"b');
 			if (blank !== /\s/u.test(char) || quote !== OLD_QUOTE_MARK.test(char)) misread.push(code);
 		}
 		expect(misread).toEqual([]);
@@ -238,14 +253,18 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 	});
 
 	it("end a place that ends on a run of blanks after the whole run, as the user wrote it", () => {
-		expect(looseSearch("x  \t y")("x ")).toEqual([{ start: 0, end: 5 }]);
+		expect(looseIndex("x  \t y", [{ start: 0, end: 5 }])("x ")).toBe(true);
+		expect(looseIndex("x  \t y", [{ start: 0, end: 4 }])("x ")).toBe(false);
 		expect(looseFinder("x ")("ax  \t y", { start: 1, end: 7 })).toEqual([{ start: 1, end: 6 }]);
 	});
 
 	it("read a long text loosely whole, past each stretch of code units put into a string at once", () => {
 		const text = `${"x".repeat(8190)} \u201cnever  \t use tabs\u201d ${"y ".repeat(9000)}end`;
-		expect(looseSearch(text)('"never use tabs"')).toEqual([{ start: 8191, end: 8210 }]);
-		expect(looseSearch(text)("y end")).toEqual([{ start: text.length - 5, end: text.length }]);
+		const holds = (start: number, end: number) => looseIndex(text, [{ start, end }]);
+		expect(holds(8191, 8210)('"never use tabs"')).toBe(true);
+		expect(holds(8191, 8209)('"never use tabs"')).toBe(false);
+		expect(holds(8192, 8210)('"never use tabs"')).toBe(false);
+		expect(holds(text.length - 5, text.length)("y end")).toBe(true);
 	});
 
 	it("find every overlapping place in a periodic text", () => {
