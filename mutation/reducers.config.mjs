@@ -10,6 +10,7 @@ export default {
 		"test/unit/reducers/**/*.test.ts",
 		"test/properties/core.test.ts",
 		"test/properties/core-model.test.ts",
+		"test/properties/forged-rules.test.ts",
 		"test/unit/adapters/cli/state-cli.test.ts",
 	],
 	concurrency: 1,

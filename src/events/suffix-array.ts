@@ -1,5 +1,31 @@
-/** How many values a UTF-16 code unit takes. */
-const CODE_UNITS = 0x10000;
+/**
+ * The offsets of `text` ordered by their code unit, equal ones in text order: a stable counting sort by the low byte,
+ * then by the high byte (two passes of 256 counts, where one of 65,536 would cost a short text more than its sort).
+ */
+function byCodeUnit(text: string): Int32Array {
+	const n = text.length;
+	const counts = new Int32Array(257);
+	let order = new Int32Array(n);
+	for (let i = 0; i < n; i++) order[i] = i;
+	let sorted = new Int32Array(n);
+	for (const shift of [0, 8]) {
+		counts.fill(0);
+		for (let k = 0; k < n; k++) {
+			const b = ((text.charCodeAt(order[k] ?? 0) >> shift) & 255) + 1;
+			counts[b] = (counts[b] ?? 0) + 1;
+		}
+		for (let b = 1; b <= 256; b++) counts[b] = (counts[b] ?? 0) + (counts[b - 1] ?? 0);
+		for (let k = 0; k < n; k++) {
+			const at = order[k] ?? 0;
+			const b = (text.charCodeAt(at) >> shift) & 255;
+			const place = counts[b] ?? 0;
+			sorted[place] = at;
+			counts[b] = place + 1;
+		}
+		[order, sorted] = [sorted, order];
+	}
+	return order;
+}
 
 /**
  * The suffix array of `text`: the offsets of its suffixes (by code unit) in the order of their code units, a shorter
@@ -10,21 +36,8 @@ const CODE_UNITS = 0x10000;
  */
 export function suffixArray(text: string): Int32Array {
 	const n = text.length;
-	const order = new Int32Array(n);
+	const order = byCodeUnit(text);
 	let rank = new Int32Array(n);
-	// The first order, by code unit alone: a counting sort, stable, so equal code units stay in text order.
-	const starts = new Int32Array(CODE_UNITS + 1);
-	for (let i = 0; i < n; i++) {
-		const c = text.charCodeAt(i) + 1;
-		starts[c] = (starts[c] ?? 0) + 1;
-	}
-	for (let c = 1; c <= CODE_UNITS; c++) starts[c] = (starts[c] ?? 0) + (starts[c - 1] ?? 0);
-	for (let i = 0; i < n; i++) {
-		const c = text.charCodeAt(i);
-		const place = starts[c] ?? 0;
-		order[place] = i;
-		starts[c] = place + 1;
-	}
 	let top = 0;
 	for (let k = 1; k < n; k++) {
 		const at = order[k] ?? 0;
