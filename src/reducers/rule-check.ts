@@ -112,24 +112,47 @@ function stands(said: Said, words: string): boolean {
 	return said.search(words).some((found) => insideOne(own, found.start, found.end));
 }
 
-/** The words stand verbatim in one of the user's stretches, first found at or after where the last rule's stood. */
+/** How many places of one rule's words in pi's material or across a stretch's end the search in order passes over. */
+const PASSED = 4;
+
+/**
+ * The words stand verbatim in one of the user's stretches, first found at or after where the last rule's stood (from
+ * the first stretch on, for a message's first rule). A place in pi's material before the user's words (a file named
+ * in the message that holds them too) or across a stretch's end is passed over, and the words searched for again
+ * from the next stretch, up to `PASSED` places a rule: a periodic message whose every stretch the words run past
+ * would cost each search its length again.
+ */
 function standsInOrder(said: Said, own: readonly Region[], words: string): boolean {
-	const at = said.found === null || words === "" ? -1 : said.message.text.indexOf(words, said.found ?? 0);
-	const inside = at >= 0 && insideOne(own, at, at + words.length);
-	said.found = inside ? at : null;
-	return inside;
+	let from = said.found === null || words === "" ? -1 : Math.max(said.found ?? 0, own[0]?.start ?? 0);
+	for (let passed = 0; from >= 0 && passed <= PASSED; passed++) {
+		const at = said.message.text.indexOf(words, from);
+		if (at < 0) break;
+		const k = stretchAt(own, at);
+		if (k >= 0 && at + words.length <= (own[k]?.end ?? 0)) {
+			said.found = at;
+			return true;
+		}
+		from = own[k + 1]?.start ?? -1;
+	}
+	said.found = null;
+	return false;
 }
 
-/** True when `start` to `end` lies inside one of `regions` (in order, none overlapping). */
-function insideOne(regions: readonly Region[], start: number, end: number): boolean {
+/** The last of `regions` (in order, none overlapping) that starts at or before `at`; -1 when none does. */
+function stretchAt(regions: readonly Region[], at: number): number {
 	let lo = 0;
 	let hi = regions.length;
 	while (lo < hi) {
 		const mid = (lo + hi) >>> 1;
-		if ((regions[mid]?.start ?? 0) <= start) lo = mid + 1;
+		if ((regions[mid]?.start ?? 0) <= at) lo = mid + 1;
 		else hi = mid;
 	}
-	const region = regions[lo - 1];
+	return lo - 1;
+}
+
+/** True when `start` to `end` lies inside one of `regions` (in order, none overlapping). */
+function insideOne(regions: readonly Region[], start: number, end: number): boolean {
+	const region = regions[stretchAt(regions, start)];
 	return region !== undefined && end <= region.end;
 }
 
