@@ -204,6 +204,27 @@ describe("the matchers of a user's words, in time linear in the text", () => {
 		);
 	});
 
+	it("say so for every stretch and every needle cut from short texts, each run of suffixes and each edge of a stretch", () => {
+		const texts = ["ab ab ab ab", "aaaaaaaa", "a  b\ta  b", "ba ab ba", '\u201cab" ab', "abcabcab"];
+		const missed: string[] = [];
+		for (const text of texts) {
+			const cuts = new Set<string>();
+			for (let i = 0; i < text.length; i++) for (let j = i + 1; j <= text.length; j++) cuts.add(text.slice(i, j));
+			for (let start = 0; start <= text.length; start++)
+				for (let end = start; end <= text.length; end++) {
+					const holds = looseIndex(text, [{ start, end }]);
+					for (const needle of cuts) {
+						const inside = oldLooseOccurrences(text, needle, { start: 0, end: text.length }).some(
+							(found) => found.start >= start && found.end <= end,
+						);
+						if (holds(needle) !== inside)
+							missed.push(`${JSON.stringify(text)} [${start}, ${end}) ${JSON.stringify(needle)}`);
+					}
+				}
+		}
+		expect(missed).toEqual([]);
+	});
+
 	it("say a needle stands loosely in the stretches exactly when the old loose search found it inside one", () => {
 		const stretched = fc
 			.tuple(periodic, fc.array(fc.nat(), { maxLength: 8 }), fc.array(searched, { minLength: 1, maxLength: 6 }))
