@@ -1,7 +1,15 @@
 import * as E from "fp-ts/lib/Either.js";
 import * as t from "io-ts";
 import { recall } from "../adapters/recall/by-ref.js";
-import { branchEvents, branchOf, type Entry, messageOf, readTranscript, type Transcript } from "../events/index.js";
+import {
+	branchEvents,
+	branchOf,
+	type Entry,
+	leastFitting,
+	messageOf,
+	readTranscript,
+	type Transcript,
+} from "../events/index.js";
 import { derivedSpan, recordedSpan, type SpanBounds, type SpanEntries } from "../pass/span/index.js";
 import { evolve, initialState } from "../reducers/index.js";
 import { type Place, placeFinder, placeText, samePlace } from "./places.js";
@@ -115,14 +123,7 @@ function occurrencesOf(scanned: readonly Scanned[]): Occurrences {
 
 /** The first occurrence after entry `k`, by binary search. */
 function nextAfter(list: readonly Occurrence[], k: number): Occurrence | undefined {
-	let lo = 0;
-	let hi = list.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >> 1;
-		if ((list[mid]?.at ?? 0) <= k) lo = mid + 1;
-		else hi = mid;
-	}
-	return list[lo];
+	return list[leastFitting(list.length, (i) => (list[i]?.at ?? 0) > k)];
 }
 
 /** True when an entry after `k` uses the value. */

@@ -31,6 +31,7 @@ export {
 } from "./event.js";
 export { EvidenceId, idNumber, Positive, UserRef } from "./ids.js";
 export { isRecord } from "./is-record.js";
+export { leastFitting } from "./least-fitting.js";
 export { type Links, type LinksScanner, lineLinks, linksScanner } from "./line-links.js";
 export {
 	contentText,

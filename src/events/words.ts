@@ -1,3 +1,4 @@
+import { leastFitting } from "./least-fitting.js";
 import { suffixArray } from "./suffix-array.js";
 import type { Region } from "./user-text.js";
 
@@ -217,17 +218,11 @@ export function looseIndex(text: string, regions: readonly Region[]): (needle: s
 		return 0;
 	};
 	/** The first place in suffix order whose suffix is not below the pin (`past`: not below nor beginning with it). */
-	const firstFrom = (pin: string, past: boolean): number => {
-		let lo = 0;
-		let hi = n;
-		while (lo < hi) {
-			const mid = (lo + hi) >>> 1;
-			const d = compared(order[mid] ?? 0, pin);
-			if (d < 0 || (past && d === 0)) lo = mid + 1;
-			else hi = mid;
-		}
-		return lo;
-	};
+	const firstFrom = (pin: string, past: boolean): number =>
+		leastFitting(n, (k) => {
+			const d = compared(order[k] ?? 0, pin);
+			return d > 0 || (!past && d === 0);
+		});
 	return (needle) => {
 		const pin = loosely(needle);
 		if (pin === "" || pin.length > n) return false;

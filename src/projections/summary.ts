@@ -1,4 +1,4 @@
-import type { World } from "../events/index.js";
+import { leastFitting, type World } from "../events/index.js";
 import { type Command, type Finding, type LedgerError, openErrors, type State } from "../reducers/index.js";
 import { commandsById } from "./command-text.js";
 import { errorLine } from "./error-line.js";
@@ -404,18 +404,6 @@ function renderedChars(alwaysChars: number, parts: Readonly<Record<CutSection, C
 function fixedChars(fixed: Kept): number {
 	const shown = (text: string | undefined) => (text === undefined ? 0 : 1 + lineChars(text));
 	return lineChars(HEADING) + shown(fixed.rules) + shown(fixed.now);
-}
-
-/** The smallest count in [0, max] for which `fits(count)` holds when it holds from there on, or max when none does. */
-function leastFitting(max: number, fits: (count: number) => boolean): number {
-	let low = 0;
-	let high = max;
-	while (low < high) {
-		const mid = Math.floor((low + high) / 2);
-		if (fits(mid)) high = mid;
-		else low = mid + 1;
-	}
-	return low;
 }
 
 function cutOf(count: (key: CutSection) => number): Cut {

@@ -3,6 +3,7 @@ import {
 	type Entry,
 	type EventData,
 	type Located,
+	leastFitting,
 	looseIndex,
 	looseSearch,
 	ownWords,
@@ -140,14 +141,7 @@ function standsInOrder(said: Said, own: readonly Region[], words: string): boole
 
 /** The last of `regions` (in order, none overlapping) that starts at or before `at`; -1 when none does. */
 function stretchAt(regions: readonly Region[], at: number): number {
-	let lo = 0;
-	let hi = regions.length;
-	while (lo < hi) {
-		const mid = (lo + hi) >>> 1;
-		if ((regions[mid]?.start ?? 0) <= at) lo = mid + 1;
-		else hi = mid;
-	}
-	return lo - 1;
+	return leastFitting(regions.length, (k) => (regions[k]?.start ?? 0) > at) - 1;
 }
 
 /** True when `start` to `end` lies inside one of `regions` (in order, none overlapping). */

@@ -4,6 +4,7 @@
 // A second reading keeps the terminal escapes that may have taken text (`keepEscapes`): dropped with its final byte,
 // an escape may take a letter that was text (`ESC p` the `p` of `password=`, `ESC [` the `g` of `ghp_`).
 
+import { leastFitting } from "../../events/index.js";
 import { NAME, runEnd } from "./chars.js";
 import { isPlainByFirstWord } from "./names.js";
 
@@ -351,16 +352,7 @@ export function readEscapesKept(text: string): View | undefined {
 export function viewRange(view: View, start: number, end: number): { start: number; end: number } {
 	const starts = view.origin?.starts;
 	if (starts === undefined) return { start, end };
-	const first = (at: number) => {
-		let low = 0;
-		let high = starts.length;
-		while (low < high) {
-			const mid = (low + high) >>> 1;
-			if ((starts[mid] ?? 0) < at) low = mid + 1;
-			else high = mid;
-		}
-		return low;
-	};
+	const first = (at: number) => leastFitting(starts.length, (k) => (starts[k] ?? 0) >= at);
 	return { start: first(start), end: first(end) };
 }
 
