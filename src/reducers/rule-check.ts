@@ -46,9 +46,9 @@ interface Said {
 	/**
 	 * Where the words of the last rule found stand, while each of the message's rules has been found verbatim in the
 	 * user's words at or after the place of the one stored before it; null once one was not. Longhaul stores a
-	 * message's rules in the order they stand, so each search starts where the last one ended and the message is read
-	 * once; the first rule not so found (stored out of order, retyped, forged) hands this and every later rule of the
-	 * message to the loose search.
+	 * message's rules in the order they stand, so each search starts where the last rule's words stood and the message
+	 * is read once; the first rule not so found (stored out of order, retyped, forged) hands this and every later
+	 * rule of the message to the loose search.
 	 */
 	found?: number | null;
 }
