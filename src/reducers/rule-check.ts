@@ -40,7 +40,7 @@ interface Said {
 	search?: (words: string) => Region[];
 	/** How many rules not found in order were searched for one by one: past `SEARCHES`, the index decides. */
 	searched?: number;
-	/** Whether words stand loosely in the user's stretches (`looseIndex`), made once `SEARCHES` rules were searched for. */
+	/** Whether words stand loosely in the user's stretches (`looseIndex`), made once `SEARCHES` were searched for. */
 	holds?: (words: string) => boolean;
 	withdrawing?: Withdrawing;
 	/**
