@@ -1,5 +1,5 @@
 import { words } from "../src/adapters/recall/words.js";
-import { looseSearch, occurrences, ownWords, userText } from "../src/events/index.js";
+import { looseIndex, looseSearch, occurrences, ownWords, userText } from "../src/events/index.js";
 import { jsonObjectIn } from "../src/pass/answer/index.js";
 import { valueEvents } from "../src/pass/ledger/index.js";
 import { headTail } from "../src/pass/prompt/index.js";
@@ -105,8 +105,15 @@ const WORST: readonly Worst[] = [
 		name: "a message's rules stored retyped and last first, as the fold checks them",
 		input: retypedRulesTranscript,
 		read: foldTranscript,
-		// 2,200 rules and 8,700: searched one by one, a rule costs the message's length (16x at 4x the text).
+		// 2,200 rules and 8,700: searched one by one, each rule cost the message's length (14x at 4x the text).
 		chars: 262_144,
+	},
+	{
+		name: "a periodic message's index (every round of the suffix sort), asked once",
+		input: (n) => "a ".repeat(n / 2),
+		read: (text) => looseIndex(text, [{ start: 0, end: text.length }])(secondHalf(text)),
+		// The text's length times its log: about 4.6x at 4x the text.
+		chars: 65_536,
 	},
 ];
 

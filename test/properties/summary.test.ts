@@ -176,10 +176,10 @@ describe("the values and the cap of the summary", () => {
 		);
 		law([events], (evs) => {
 			const state = applied(initialState, evs);
-			const texts = [state.now ?? "", ...state.rules, ...state.notes, ...state.workLog].map((t) =>
+			const written = [state.now ?? "", ...state.rules, ...state.notes, ...state.workLog].map((t) =>
 				typeof t === "string" ? t : t.text,
 			);
-			const shown = [...texts, ...state.errors.map((e) => e.head)].reduce((sum, text) => sum + lone(text), 0);
+			const shown = [...written, ...state.errors.map((e) => e.head)].reduce((sum, text) => sum + lone(text), 0);
 			const text = renderSummary(state, Number.MAX_SAFE_INTEGER).text;
 			return !text.includes("\r") && text.split("\\x0d").length - 1 === shown;
 		});

@@ -23,7 +23,7 @@ describe("the least count that fits", () => {
 		);
 	});
 
-	it("is 0 for an empty run, asking nothing", () => {
+	it("is 0 for an empty run", () => {
 		expect(leastFitting(0, () => false)).toBe(0);
 	});
 });
